@@ -1,0 +1,9 @@
+//! mnk: train, check and play pattern-weight evaluators for k-in-a-row
+//! games.
+//!
+//! Data flows one way: [`game`] (rules) → [`eval`] (shapes, weights, the
+//! incremental evaluator) → [`players`] → [`arena`] (games, matches,
+//! statistics) → [`train`] → [`plot`]. The front ends ([`play`],
+//! [`brain`], [`cli`]) parse, call the library and print.
+
+pub mod game;
