@@ -7,3 +7,5 @@
 //! [`brain`], [`cli`]) parse, call the library and print.
 
 pub mod game;
+pub mod arena;
+pub mod records;

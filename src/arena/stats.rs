@@ -1,0 +1,1 @@
+//! Rating statistics (filled in next).
