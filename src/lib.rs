@@ -6,6 +6,9 @@
 //! statistics) → [`train`] → [`plot`]. The front ends ([`play`],
 //! [`brain`], [`cli`]) parse, call the library and print.
 
+pub mod eval;
 pub mod game;
+pub mod players;
+pub mod util;
 pub mod arena;
 pub mod records;

@@ -1,0 +1,339 @@
+//! The incremental evaluator.
+//!
+//! For every cell and direction it keeps the line code of the window
+//! around the cell and both players' shapes there (one table lookup). A
+//! stone changes only the codes of the cells on its 4 lines within the
+//! window radius, so a move updates at most 4 × 2r cells and never rescans
+//! the board. From the shapes it keeps:
+//! - each empty cell's score for either side to move (the greedy rule of
+//!   the brief: `attack × Σ own[mover's shape] + defence × Σ opp[opponent's
+//!   shape]` over the 4 directions); occupied cells score −∞, so a max pass
+//!   over the flat array never picks them and needs no occupancy test;
+//! - per colour, how many (stone, direction) pairs have each shape, which
+//!   gives the board value for search leaves.
+
+use super::geometry::Geometry;
+use super::shape::{Classifier, Shape};
+use super::weights::Weights;
+use crate::game::{Board, Color, Move, Rules};
+use std::sync::Arc;
+
+/// The value of a won position (before mate-distance adjustment).
+pub const WIN: f64 = 1e18;
+/// The value of a lost position.
+pub const LOSS: f64 = -WIN;
+
+/// Incrementally maintained shapes and cell scores for one weight set.
+#[derive(Clone)]
+pub struct Evaluator {
+    geo: Arc<Geometry>,
+    /// For windows too large for a flat table (k ≥ 7).
+    sparse: Option<Box<Classifier>>,
+    weights: Weights,
+    /// `[value if black moves, if white moves]` by `black_shape * 8 + white_shape`.
+    pairval: [[f64; 2]; 64],
+    own8: [f64; 8],
+    opp8: [f64; 8],
+    cells: Vec<u8>,
+    codes: Vec<[u128; 4]>,
+    shapes: Vec<[[u8; 2]; 4]>,
+    dirval: Vec<[[f64; 2]; 4]>,
+    penalty: Vec<f64>,
+    scores: [Vec<f64>; 2],
+    /// `counts[state][shape]`: (stone, direction) pairs per shape, by cell
+    /// state (row 0, empty cells, is a sink so updates need no branch).
+    counts: [[i32; 8]; 3],
+    /// (cell, board hash before the move) per move applied.
+    history: Vec<(u16, u64)>,
+    updates: u64,
+}
+
+
+impl Evaluator {
+    /// An evaluator on the empty board of the weights' game.
+    pub fn new(weights: Weights) -> Evaluator {
+        let rules = weights.game;
+        let geo = Geometry::of(rules);
+        let sparse = geo
+            .dense
+            .is_none()
+            .then(|| Box::new(Classifier::new(rules.k, rules.rule)));
+        let n = rules.cells();
+        let mut e = Evaluator {
+            geo,
+            sparse,
+            weights: weights.clone(),
+            pairval: [[0.0; 2]; 64],
+            own8: [0.0; 8],
+            opp8: [0.0; 8],
+            cells: vec![0; n],
+            codes: vec![[0; 4]; n],
+            shapes: vec![[[0; 2]; 4]; n],
+            dirval: vec![[[0.0; 2]; 4]; n],
+            penalty: vec![0.0; n],
+            scores: [vec![0.0; n], vec![0.0; n]],
+            counts: [[0; 8]; 3],
+            history: Vec::with_capacity(n),
+            updates: 0,
+        };
+        e.set_weights(weights);
+        e
+    }
+
+    /// Replaces the weights (same game) and rebuilds every score.
+    pub fn set_weights(&mut self, weights: Weights) {
+        debug_assert_eq!(weights.game, self.geo.rules);
+        let n = weights.shape_count();
+        self.own8 = [0.0; 8];
+        self.opp8 = [0.0; 8];
+        self.own8[1..=n].copy_from_slice(&weights.own[..n]);
+        self.opp8[1..=n].copy_from_slice(&weights.opp[..n]);
+        for b in 0..8 {
+            for w in 0..8 {
+                self.pairval[b * 8 + w] = [
+                    weights.attack * self.own8[b] + weights.defence * self.opp8[w],
+                    weights.attack * self.own8[w] + weights.defence * self.opp8[b],
+                ];
+            }
+        }
+        self.weights = weights;
+        self.rebuild();
+    }
+
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.geo.rules
+    }
+
+    /// Number of (cell, direction) updates made so far: a speed measure.
+    pub fn updates(&self) -> u64 {
+        self.updates
+    }
+
+    /// Back to the empty board.
+    pub fn reset(&mut self) {
+        self.history.clear();
+        self.cells.fill(0);
+        self.rebuild();
+    }
+
+    /// Recomputes everything from `cells` (used on reset and weight change).
+    fn rebuild(&mut self) {
+        let n = self.cells.len();
+        self.counts = [[0; 8]; 3];
+        for c in 0..n {
+            let mut code = self.geo.empty_codes[c];
+            for (d, code) in code.iter_mut().enumerate() {
+                *code |= self.line_code_from_cells(c, d);
+            }
+            self.codes[c] = code;
+        }
+        for c in 0..n {
+            self.penalty[c] = if self.cells[c] == 0 { 0.0 } else { f64::NEG_INFINITY };
+            for d in 0..4 {
+                let pair = self.lookup(self.codes[c][d]);
+                self.shapes[c][d] = pair;
+                self.dirval[c][d] = self.pairval[pair[0] as usize * 8 + pair[1] as usize];
+                let state = self.cells[c] as usize;
+                self.counts[state][shape_for(state, pair)] += 1;
+            }
+            self.rescore(c);
+        }
+    }
+
+    /// The stones around `c` in direction `d` as code bits (edges excluded).
+    fn line_code_from_cells(&self, c: usize, d: usize) -> u128 {
+        let rules = &self.geo.rules;
+        let (dx, dy) = super::geometry::DIRS[d];
+        let r = super::shape::radius(rules.k, rules.rule) as i32;
+        let (x, y) = ((c % rules.width as usize) as i32, (c / rules.width as usize) as i32);
+        let mut code = 0u128;
+        for i in -r..=r {
+            let (qx, qy) = (x + i * dx, y + i * dy);
+            if i == 0 || qx < 0 || qy < 0 || qx >= rules.width as i32 || qy >= rules.height as i32 {
+                continue;
+            }
+            let s = self.cells[(qy * rules.width as i32 + qx) as usize] as u128;
+            code |= s << (2 * super::shape::position(i, r as usize));
+        }
+        code
+    }
+
+    #[inline]
+    fn lookup(&mut self, code: u128) -> [u8; 2] {
+        match (&self.geo.dense, &mut self.sparse) {
+            (Some(t), _) => t[code as usize],
+            (None, Some(c)) => c.pair(code),
+            (None, None) => unreachable!("an evaluator without a dense table has a classifier"),
+        }
+    }
+
+    #[inline]
+    fn rescore(&mut self, c: usize) {
+        let v = &self.dirval[c];
+        let p = self.penalty[c];
+        self.scores[0][c] = v[0][0] + v[1][0] + v[2][0] + v[3][0] + p;
+        self.scores[1][c] = v[0][1] + v[1][1] + v[2][1] + v[3][1] + p;
+    }
+
+    /// Sets (`color = 1/2`) or clears (`0`) the stone at `cell` and updates
+    /// every cell whose window sees it.
+    #[inline]
+    fn set_cell(&mut self, cell: usize, state: u8) {
+        let geo = Arc::clone(&self.geo);
+        let old_state = self.cells[cell] as usize;
+        // The cell itself: its own code is unchanged, only its owner.
+        for d in 0..4 {
+            let pair = self.shapes[cell][d];
+            self.counts[old_state][shape_for(old_state, pair)] -= 1;
+            self.counts[state as usize][shape_for(state as usize, pair)] += 1;
+        }
+        self.cells[cell] = state;
+        self.penalty[cell] = if state == 0 { 0.0 } else { f64::NEG_INFINITY };
+        self.rescore(cell);
+        for d in 0..4 {
+            let touches = geo.touches(cell, d);
+            self.updates += touches.len() as u64;
+            for t in touches {
+                let q = t.cell as usize;
+                let code = (self.codes[q][d] & !(3u128 << t.shift)) | ((state as u128) << t.shift);
+                self.codes[q][d] = code;
+                let new = self.lookup(code);
+                let old = self.shapes[q][d];
+                self.shapes[q][d] = new;
+                let qs = self.cells[q] as usize;
+                self.counts[qs][shape_for(qs, old)] -= 1;
+                self.counts[qs][shape_for(qs, new)] += 1;
+                self.dirval[q][d] = self.pairval[new[0] as usize * 8 + new[1] as usize];
+                self.rescore(q);
+            }
+        }
+    }
+
+    /// Plays `m` for `color`. `hash` is the board hash before the move (used
+    /// by [`Evaluator::sync`]).
+    pub fn play(&mut self, m: Move, color: Color, hash: u64) {
+        let cell = self.geo.rules.index(m);
+        self.history.push((cell as u16, hash));
+        self.set_cell(cell, color.index() as u8 + 1);
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) {
+        if let Some((cell, _)) = self.history.pop() {
+            self.set_cell(cell as usize, 0);
+        }
+    }
+
+    /// Brings the evaluator to `board`'s position with the fewest
+    /// undo/play steps (it keeps the longest common history prefix).
+    pub fn sync(&mut self, board: &Board) {
+        let mut n = self.history.len().min(board.ply());
+        // The hash before move i equals board.hash_at(i) on a shared prefix.
+        while n > 0 && (self.history[n - 1].1 != board.hash_at(n - 1) || {
+            let (m, _) = board.move_at(n - 1);
+            self.history[n - 1].0 as usize != self.geo.rules.index(m)
+        }) {
+            n -= 1;
+        }
+        while self.history.len() > n {
+            self.undo();
+        }
+        for i in n..board.ply() {
+            let (m, c) = board.move_at(i);
+            self.play(m, c, board.hash_at(i));
+        }
+    }
+
+    /// Number of moves applied.
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The flat score array for `mover`: one entry per cell, −∞ if occupied.
+    #[inline]
+    pub fn scores(&self, mover: Color) -> &[f64] {
+        &self.scores[mover.index()]
+    }
+
+    /// The score of one cell for `mover` (−∞ if occupied).
+    pub fn score(&self, m: Move, mover: Color) -> f64 {
+        self.scores[mover.index()][self.geo.rules.index(m)]
+    }
+
+    /// The shape a `color` stone at `m` makes (or has, if it is there) in
+    /// each of the 4 directions.
+    pub fn shapes_at(&self, m: Move, color: Color) -> [Shape; 4] {
+        let c = self.geo.rules.index(m);
+        std::array::from_fn(|d| Shape::from_index(self.shapes[c][d][color.index()]))
+    }
+
+    /// A cell's attack value for `mover`: the own weights of the shapes a
+    /// stone there makes for the mover.
+    pub fn attack_value(&self, m: Move, mover: Color) -> f64 {
+        self.shapes_at(m, mover)
+            .iter()
+            .map(|&s| self.own8[s as usize])
+            .sum()
+    }
+
+    /// A cell's defence value for `mover`: the opp weights of the shapes a
+    /// stone there would make for the opponent.
+    pub fn defence_value(&self, m: Move, mover: Color) -> f64 {
+        self.shapes_at(m, mover.opponent())
+            .iter()
+            .map(|&s| self.opp8[s as usize])
+            .sum()
+    }
+
+    /// (stone, direction) pairs of `color` with shape `s`.
+    pub fn shape_count(&self, color: Color, s: Shape) -> i32 {
+        self.counts[color.index() + 1][s as usize]
+    }
+
+    /// Whether `color` has a stone with a (k−1) shape: it could win at once.
+    #[inline]
+    pub fn can_win_now(&self, color: Color) -> bool {
+        let c = &self.counts[color.index() + 1];
+        c[Shape::Open1 as usize] + c[Shape::Closed1 as usize] > 0
+    }
+
+    /// The board value for the side to move `mover`:
+    ///
+    /// - [`WIN`] if the mover has a (k−1) shape (it completes a win now);
+    /// - else [`LOSS`] if the opponent has an open (k−1) (it cannot be
+    ///   stopped);
+    /// - else `Σ_s own[s]·n_mover(s)/stones(s) − Σ_s opp[s]·n_opp(s)/stones(s)`,
+    ///   where `n_c(s)` counts (stone, direction) pairs of colour c whose
+    ///   stone has shape s, and `stones(s)` is the number of stones of a
+    ///   canonical instance (k−1 for a four when k = 5): every stone of an
+    ///   instance has its shape, so the division counts each instance once.
+    ///
+    /// Swapping every stone's colour and the side to move leaves it unchanged.
+    pub fn evaluate(&self, mover: Color) -> f64 {
+        if self.can_win_now(mover) {
+            return WIN;
+        }
+        let me = &self.counts[mover.index() + 1];
+        let them = &self.counts[mover.opponent().index() + 1];
+        if them[Shape::Open1 as usize] > 0 {
+            return LOSS;
+        }
+        let k = self.geo.rules.k;
+        let mut v = 0.0;
+        for s in 2..8 {
+            let stones = Shape::from_index(s as u8).stones(k).max(1) as f64;
+            v += (self.own8[s] * me[s] as f64 - self.opp8[s] * them[s] as f64) / stones;
+        }
+        v
+    }
+}
+
+/// The shape index that counts for a cell in `state` (0 empty → sink 0).
+#[inline(always)]
+fn shape_for(state: usize, pair: [u8; 2]) -> usize {
+    [0, pair[0], pair[1]][state] as usize
+}

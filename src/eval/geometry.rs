@@ -1,0 +1,108 @@
+//! Precomputed line tables for a board: for every cell and direction, the
+//! cells whose line codes a stone there changes, and the empty-board codes.
+//! Built once per rule set and shared.
+
+use super::shape::{dense_table, position, radius};
+use crate::game::{Rule, Rules};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The four line directions as (dx, dy).
+pub(crate) const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// One entry of a neighbour list: the cell whose code changes and the bit
+/// shift of the changed 2-bit field in its code.
+#[derive(Clone, Copy)]
+pub(crate) struct Touch {
+    pub cell: u16,
+    pub shift: u8,
+}
+
+pub(crate) struct Geometry {
+    pub rules: Rules,
+    /// `touches[(cell * 4 + dir)]` is the range in `list`.
+    pub spans: Vec<(u32, u32)>,
+    pub list: Vec<Touch>,
+    /// Line codes of the empty board, `[cell][dir]`.
+    pub empty_codes: Vec<[u128; 4]>,
+    /// `[black, white]` shape indices by line code, for small windows.
+    pub dense: Option<Arc<Vec<[u8; 2]>>>,
+}
+
+impl Geometry {
+    fn build(rules: Rules) -> Geometry {
+        let r = radius(rules.k, rules.rule) as i32;
+        let (w, h) = (rules.width as i32, rules.height as i32);
+        let on = |x: i32, y: i32| x >= 0 && x < w && y >= 0 && y < h;
+        let mut spans = Vec::with_capacity(rules.cells() * 4);
+        let mut list = Vec::new();
+        let mut empty_codes = vec![[0u128; 4]; rules.cells()];
+        for y in 0..h {
+            for x in 0..w {
+                let cell = (y * w + x) as usize;
+                for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                    let start = list.len() as u32;
+                    for i in -r..=r {
+                        if i == 0 {
+                            continue;
+                        }
+                        let (qx, qy) = (x + i * dx, y + i * dy);
+                        if on(qx, qy) {
+                            // This cell sits at offset -i in q's window.
+                            let shift = 2 * position(-i, r as usize) as u8;
+                            list.push(Touch {
+                                cell: (qy * w + qx) as u16,
+                                shift,
+                            });
+                        } else {
+                            empty_codes[cell][d] |= 3u128 << (2 * position(i, r as usize));
+                        }
+                    }
+                    spans.push((start, list.len() as u32));
+                }
+            }
+        }
+        let dense = (2 * r <= 10)
+            .then(|| shared_dense(rules.k, rules.rule));
+        Geometry {
+            rules,
+            spans,
+            list,
+            empty_codes,
+            dense,
+        }
+    }
+
+    /// The shared geometry of a rule set.
+    pub fn of(rules: Rules) -> Arc<Geometry> {
+        static CACHE: OnceLock<Mutex<HashMap<Rules, Arc<Geometry>>>> = OnceLock::new();
+        let cache = CACHE.get_or_init(Default::default);
+        if let Some(g) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&rules) {
+            return g.clone();
+        }
+        let g = Arc::new(Geometry::build(rules));
+        cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(rules)
+            .or_insert(g)
+            .clone()
+    }
+
+    #[inline]
+    pub fn touches(&self, cell: usize, dir: usize) -> &[Touch] {
+        let (a, b) = self.spans[cell * 4 + dir];
+        &self.list[a as usize..b as usize]
+    }
+}
+
+/// Dense shape tables are shared by every board of the same k and rule.
+fn shared_dense(k: u8, rule: Rule) -> Arc<Vec<[u8; 2]>> {
+    static CACHE: OnceLock<Mutex<HashMap<(u8, Rule), Arc<Vec<[u8; 2]>>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
+    guard
+        .entry((k, rule))
+        .or_insert_with(|| Arc::new(dense_table(k, rule)))
+        .clone()
+}

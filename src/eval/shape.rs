@@ -1,0 +1,315 @@
+//! Shapes: what a stone makes along one line, defined by threats so that
+//! the same names mean the same thing for every k.
+//!
+//! A shape belongs to one player and one direction. With the stone on the
+//! centre cell of a line window:
+//! - [`Shape::Win`]: k in a row through it (exactly k under the exact rule);
+//! - open (k−1): two or more empty cells each complete a win through it;
+//! - closed (k−1): exactly one empty cell does;
+//! - open/closed (k−2): one more stone makes an open/closed (k−1) (open wins);
+//! - open/closed (k−3): one more stone makes an open/closed (k−2), k ≥ 4 only.
+//!
+//! Classification looks only at the window of `r` cells each side of the
+//! centre (`r = k−1`, or `k` under the exact rule to see overlines). A window
+//! is encoded as a *line code*: 2 bits per cell, centre excluded, nearest
+//! cells in the middle: 0 empty, 1 black, 2 white, 3 off the board. A *view*
+//! is the same code from one player's side: 0 empty, 1 own, 3 blocked.
+
+use crate::game::Rule;
+use std::collections::HashMap;
+use std::fmt;
+
+/// One of the eight shape classes (index 0 is "no shape").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Shape {
+    None = 0,
+    Win = 1,
+    Open1 = 2,
+    Closed1 = 3,
+    Open2 = 4,
+    Closed2 = 5,
+    Open3 = 6,
+    Closed3 = 7,
+}
+
+/// The shapes that carry weights, strongest first.
+pub const SHAPES: [Shape; 7] = [
+    Shape::Win,
+    Shape::Open1,
+    Shape::Closed1,
+    Shape::Open2,
+    Shape::Closed2,
+    Shape::Open3,
+    Shape::Closed3,
+];
+
+impl Shape {
+    /// The shape with this index (0..8).
+    pub fn from_index(i: u8) -> Shape {
+        match i {
+            1 => Shape::Win,
+            2 => Shape::Open1,
+            3 => Shape::Closed1,
+            4 => Shape::Open2,
+            5 => Shape::Closed2,
+            6 => Shape::Open3,
+            7 => Shape::Closed3,
+            _ => Shape::None,
+        }
+    }
+
+    /// How many shapes carry weights for this k: 5 for k = 3, else 7.
+    pub fn count(k: u8) -> usize {
+        if k >= 4 {
+            7
+        } else {
+            5
+        }
+    }
+
+    /// Moves still needed to win: 0 for a win, 1 for (k−1) shapes, ...
+    pub fn level(self) -> u8 {
+        (self as u8) / 2
+    }
+
+    /// The number of stones a canonical instance of this shape holds:
+    /// k for a win, k−1 for (k−1) shapes, and so on.
+    pub fn stones(self, k: u8) -> u8 {
+        k - self.level()
+    }
+
+    /// The readable name for a given k: `win`, `open4`, `closed4`, ... for
+    /// k = 5; by stone count for other k.
+    ///
+    /// ```
+    /// use mnk::eval::Shape;
+    /// assert_eq!(Shape::Open1.name(5), "open4");
+    /// assert_eq!(Shape::Closed3.name(5), "closed2");
+    /// assert_eq!(Shape::Open2.name(3), "open1");
+    /// ```
+    pub fn name(self, k: u8) -> String {
+        match self {
+            Shape::None => "none".into(),
+            Shape::Win => "win".into(),
+            s => {
+                let kind = if (s as u8) % 2 == 0 { "open" } else { "closed" };
+                format!("{kind}{}", s.stones(k))
+            }
+        }
+    }
+
+    /// Parses a name given by [`Shape::name`] for this k.
+    pub fn from_name(name: &str, k: u8) -> Option<Shape> {
+        SHAPES[..Shape::count(k)]
+            .iter()
+            .copied()
+            .find(|s| s.name(k) == name)
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+/// The window radius for a game: k−1 cells each side, or k under the exact
+/// rule (one more to see whether a run would become an overline).
+pub fn radius(k: u8, rule: Rule) -> usize {
+    match rule {
+        Rule::Freestyle => k as usize - 1,
+        Rule::Exact => k as usize,
+    }
+}
+
+/// The bit position (in 2-bit units) of the cell at `offset` from the
+/// centre (offset ≠ 0, |offset| ≤ r).
+#[inline]
+pub fn position(offset: i32, r: usize) -> usize {
+    if offset < 0 {
+        (offset + r as i32) as usize
+    } else {
+        (offset + r as i32 - 1) as usize
+    }
+}
+
+/// The view of a line code for black (own = black, white or edge blocks).
+#[inline]
+pub fn view_black(code: u128) -> u128 {
+    let lo = code & 0x5555_5555_5555_5555_5555_5555_5555_5555;
+    let hi = (code >> 1) & 0x5555_5555_5555_5555_5555_5555_5555_5555;
+    (lo | hi) | (hi << 1)
+}
+
+/// The view of a line code for white.
+#[inline]
+pub fn view_white(code: u128) -> u128 {
+    let lo = code & 0x5555_5555_5555_5555_5555_5555_5555_5555;
+    let hi = (code >> 1) & 0x5555_5555_5555_5555_5555_5555_5555_5555;
+    (lo | hi) | (lo << 1)
+}
+
+/// Classifies views with memoisation. Each view's class is derived from the
+/// classes of views with one more own stone, so a full table costs one pass.
+#[derive(Clone)]
+pub struct Classifier {
+    k: u8,
+    rule: Rule,
+    r: usize,
+    memo: Memo,
+}
+
+#[derive(Clone)]
+enum Memo {
+    /// Indexed by view code; 0xFF = not yet known.
+    Dense(Vec<u8>),
+    Sparse(HashMap<u128, u8>),
+}
+
+const UNKNOWN: u8 = 0xFF;
+
+impl Classifier {
+    /// A classifier for windows of radius `radius(k, rule)`. Memoises in a
+    /// flat table when the window is at most 10 cells, else in a hash map.
+    pub fn new(k: u8, rule: Rule) -> Classifier {
+        let r = radius(k, rule);
+        let memo = if 2 * r <= 10 {
+            Memo::Dense(vec![UNKNOWN; 1 << (4 * r)])
+        } else {
+            Memo::Sparse(HashMap::new())
+        };
+        Classifier { k, rule, r, memo }
+    }
+
+    pub fn radius(&self) -> usize {
+        self.r
+    }
+
+    /// Whether this classifier memoises in a flat table.
+    pub fn is_dense(&self) -> bool {
+        matches!(self.memo, Memo::Dense(_))
+    }
+
+    /// The cell state (0 empty, 1 own, 3 blocked) at a window position.
+    #[inline]
+    fn digit(view: u128, pos: usize) -> u8 {
+        ((view >> (2 * pos)) & 3) as u8
+    }
+
+    /// Whether the own stones make a win through the centre.
+    fn wins(&self, view: u128) -> bool {
+        let r = self.r as i32;
+        let own = |o: i32| Self::digit(view, position(o, self.r)) == 1;
+        let mut n = 1;
+        let mut o = 1;
+        while o <= r && own(o) {
+            n += 1;
+            o += 1;
+        }
+        o = -1;
+        while o >= -r && own(o) {
+            n += 1;
+            o -= 1;
+        }
+        match self.rule {
+            Rule::Freestyle => n >= self.k as i32,
+            Rule::Exact => n == self.k as i32,
+        }
+    }
+
+    /// Empty positions of the window.
+    fn empties(&self, view: u128) -> impl Iterator<Item = usize> + '_ {
+        (0..2 * self.r).filter(move |&p| Self::digit(view, p) == 0)
+    }
+
+    /// How many empty cells complete a win through the centre (capped at 2).
+    fn win_cells(&self, view: u128) -> u8 {
+        let mut n = 0;
+        for p in self.empties(view) {
+            if self.wins(view | (1 << (2 * p))) {
+                n += 1;
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+        n
+    }
+
+    /// The shape an own stone on the centre makes in this view.
+    pub fn classify(&mut self, view: u128) -> Shape {
+        let known = match &self.memo {
+            Memo::Dense(v) => v[view as usize],
+            Memo::Sparse(m) => m.get(&view).copied().unwrap_or(UNKNOWN),
+        };
+        if known != UNKNOWN {
+            return Shape::from_index(known);
+        }
+        let s = self.compute(view);
+        match &mut self.memo {
+            Memo::Dense(v) => v[view as usize] = s as u8,
+            Memo::Sparse(m) => {
+                m.insert(view, s as u8);
+            }
+        }
+        s
+    }
+
+    fn compute(&mut self, view: u128) -> Shape {
+        if self.wins(view) {
+            return Shape::Win;
+        }
+        match self.win_cells(view) {
+            2 => return Shape::Open1,
+            1 => return Shape::Closed1,
+            _ => {}
+        }
+        let empties: Vec<usize> = self.empties(view).collect();
+        let mut best = 0;
+        for &p in &empties {
+            best = best.max(self.win_cells(view | (1 << (2 * p))));
+            if best == 2 {
+                break;
+            }
+        }
+        match best {
+            2 => return Shape::Open2,
+            1 => return Shape::Closed2,
+            _ => {}
+        }
+        if self.k < 4 {
+            return Shape::None;
+        }
+        let mut closed = false;
+        for &p in &empties {
+            match self.classify(view | (1 << (2 * p))) {
+                Shape::Open2 => return Shape::Open3,
+                Shape::Closed2 => closed = true,
+                _ => {}
+            }
+        }
+        if closed {
+            Shape::Closed3
+        } else {
+            Shape::None
+        }
+    }
+
+    /// Both players' shapes for a stone on the centre of a line code:
+    /// `[black's, white's]` as shape indices.
+    #[inline]
+    pub fn pair(&mut self, code: u128) -> [u8; 2] {
+        [
+            self.classify(view_black(code)) as u8,
+            self.classify(view_white(code)) as u8,
+        ]
+    }
+}
+
+/// The flat code → `[black shape, white shape]` table for small windows.
+pub(crate) fn dense_table(k: u8, rule: Rule) -> Vec<[u8; 2]> {
+    let mut c = Classifier::new(k, rule);
+    let n = 1usize << (4 * c.radius());
+    (0..n as u128).map(|code| c.pair(code)).collect()
+}

@@ -1,0 +1,74 @@
+//! Players: everything that picks a move. All of them are deterministic
+//! given the random generator they are handed (ties are broken by it, never
+//! by the clock), so a game is a pure function of its seed.
+//!
+//! - [`Greedy`]: the static player of the brief (best cell score).
+//! - [`Search`]: negamax alpha-beta over the best cells, iterative deepening,
+//!   a transposition table with sound bounds.
+//! - [`Exact`]: a perfect player for boards small enough to solve.
+//! - [`RandomPlayer`]: uniform over legal moves.
+//!
+//! [`PlayerSpec`] parses the command-line form (`greedy:weights/gomoku.toml`,
+//! `search:depth=4,width=9,weights=…`) and builds players.
+
+mod exact;
+mod greedy;
+mod random;
+mod search;
+mod spec;
+
+pub use exact::{Exact, Solver, SolverStats, Value};
+pub use greedy::Greedy;
+pub use random::RandomPlayer;
+pub use search::{Search, SearchLimits, SearchInfo};
+pub use spec::{PlayerSpec, SpecError};
+
+use crate::game::{Board, Move};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The seeded generator every random choice uses.
+pub type Rng = Xoshiro256PlusPlus;
+
+/// Why a player could not move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayerError {
+    #[error("the game is over: there is no move to make")]
+    GameOver,
+    #[error("the exact player cannot solve this position: {0}")]
+    TooLarge(String),
+}
+
+/// Anything that picks a move for the side to move.
+pub trait Player: Send {
+    /// A short description for reports (the spec it was built from).
+    fn name(&self) -> String;
+
+    /// Picks a legal move in a position that is not over.
+    fn choose(&mut self, board: &Board, rng: &mut Rng) -> Result<Move, PlayerError>;
+
+    /// Forgets per-game state (caches may be kept).
+    fn new_game(&mut self) {}
+}
+
+/// Index of a maximum of `scores`, ties broken uniformly by `rng`: one max
+/// pass, one pass counting the tied cells, one draw, one pass to find the
+/// drawn cell. Returns `None` if every score is −∞ (no empty cell).
+#[inline]
+pub fn argmax_random(scores: &[f64], rng: &mut Rng) -> Option<usize> {
+    use rand::Rng as _;
+    let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if best == f64::NEG_INFINITY {
+        return None;
+    }
+    let ties = scores.iter().filter(|&&s| s == best).count();
+    let mut pick = if ties > 1 { rng.gen_range(0..ties) } else { 0 };
+    for (i, &s) in scores.iter().enumerate() {
+        if s == best {
+            if pick == 0 {
+                return Some(i);
+            }
+            pick -= 1;
+        }
+    }
+    None
+}

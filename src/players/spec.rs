@@ -1,0 +1,4 @@
+//! Player specs (being written).
+pub struct PlayerSpec;
+#[derive(Debug)]
+pub struct SpecError;
