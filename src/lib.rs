@@ -6,9 +6,14 @@
 //! statistics) → [`train`] → [`plot`]. The front ends ([`play`],
 //! [`brain`], [`cli`]) parse, call the library and print.
 
+pub mod arena;
+pub mod brain;
+pub mod cli;
 pub mod eval;
 pub mod game;
+pub mod play;
 pub mod players;
-pub mod util;
-pub mod arena;
+pub mod plot;
 pub mod records;
+pub mod train;
+pub mod util;

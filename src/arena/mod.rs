@@ -2,4 +2,16 @@
 //! scheduled over rayon (a seed per game, so results never depend on the
 //! thread count), and the statistics that rate them.
 
+mod game;
+mod matches;
+pub mod openings;
 pub mod stats;
+
+pub use game::{play_game, GameError};
+pub use matches::{
+    derive_seed, game_rng, round_robin, run_match, Factory, MatchReport, PlayedGame,
+    RoundRobinReport,
+};
+pub use openings::{
+    load_openings, random_opening, random_openings, Opening, OpeningError, OpeningStyle,
+};

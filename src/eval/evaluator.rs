@@ -19,7 +19,7 @@ use crate::game::{Board, Color, Move, Rules};
 use std::sync::Arc;
 
 /// The value of a won position (before mate-distance adjustment).
-pub const WIN: f64 = 1e18;
+pub const WIN: f64 = 1e15;
 /// The value of a lost position.
 pub const LOSS: f64 = -WIN;
 
@@ -47,7 +47,6 @@ pub struct Evaluator {
     history: Vec<(u16, u64)>,
     updates: u64,
 }
-
 
 impl Evaluator {
     /// An evaluator on the empty board of the weights' game.
@@ -132,7 +131,11 @@ impl Evaluator {
             self.codes[c] = code;
         }
         for c in 0..n {
-            self.penalty[c] = if self.cells[c] == 0 { 0.0 } else { f64::NEG_INFINITY };
+            self.penalty[c] = if self.cells[c] == 0 {
+                0.0
+            } else {
+                f64::NEG_INFINITY
+            };
             for d in 0..4 {
                 let pair = self.lookup(self.codes[c][d]);
                 self.shapes[c][d] = pair;
@@ -149,7 +152,10 @@ impl Evaluator {
         let rules = &self.geo.rules;
         let (dx, dy) = super::geometry::DIRS[d];
         let r = super::shape::radius(rules.k, rules.rule) as i32;
-        let (x, y) = ((c % rules.width as usize) as i32, (c / rules.width as usize) as i32);
+        let (x, y) = (
+            (c % rules.width as usize) as i32,
+            (c / rules.width as usize) as i32,
+        );
         let mut code = 0u128;
         for i in -r..=r {
             let (qx, qy) = (x + i * dx, y + i * dy);
@@ -233,10 +239,12 @@ impl Evaluator {
     pub fn sync(&mut self, board: &Board) {
         let mut n = self.history.len().min(board.ply());
         // The hash before move i equals board.hash_at(i) on a shared prefix.
-        while n > 0 && (self.history[n - 1].1 != board.hash_at(n - 1) || {
-            let (m, _) = board.move_at(n - 1);
-            self.history[n - 1].0 as usize != self.geo.rules.index(m)
-        }) {
+        while n > 0
+            && (self.history[n - 1].1 != board.hash_at(n - 1) || {
+                let (m, _) = board.move_at(n - 1);
+                self.history[n - 1].0 as usize != self.geo.rules.index(m)
+            })
+        {
             n -= 1;
         }
         while self.history.len() > n {

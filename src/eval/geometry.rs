@@ -62,8 +62,7 @@ impl Geometry {
                 }
             }
         }
-        let dense = (2 * r <= 10)
-            .then(|| shared_dense(rules.k, rules.rule));
+        let dense = (2 * r <= 10).then(|| shared_dense(rules.k, rules.rule));
         Geometry {
             rules,
             spans,

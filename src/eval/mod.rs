@@ -11,4 +11,4 @@ mod weights;
 
 pub use evaluator::{Evaluator, LOSS, WIN};
 pub use shape::{Shape, SHAPES};
-pub use weights::{Weights, WeightsError, MAX_WEIGHT};
+pub use weights::{shipped_weights, Weights, WeightsError, MAX_WEIGHT};

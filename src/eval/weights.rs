@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// The largest weight accepted. Far below where sums of many shapes could
 /// lose precision in an `f64` or overflow a search score.
-pub const MAX_WEIGHT: f64 = 1e12;
+pub const MAX_WEIGHT: f64 = 1e9;
 
 /// Errors in weight files.
 #[derive(Debug, thiserror::Error)]
@@ -26,7 +26,9 @@ pub enum WeightsError {
         field: String,
         message: String,
     },
-    #[error("{path}: made for {found}, but the game is {expected} (pass --any-game to use it anyway)")]
+    #[error(
+        "{path}: made for {found}, but the game is {expected} (pass --any-game to use it anyway)"
+    )]
     WrongGame {
         path: String,
         found: Rules,
@@ -69,8 +71,8 @@ impl Weights {
     /// opponent's (so a win beats a block and a four beats blocking a three).
     pub fn default_for(game: Rules) -> Weights {
         // win, open(k-1), closed(k-1), open(k-2), closed(k-2), open(k-3), closed(k-3)
-        let own = [1e9, 1e7, 1e5, 1e5, 1e3, 1e3, 1e1];
-        let opp = [1e8, 1e6, 8e3, 3e4, 5e2, 5e2, 5e0];
+        let own = [1e8, 1e6, 1e4, 1e4, 1e2, 1e2, 1e0];
+        let opp = [1e7, 1e5, 8e2, 3e3, 5e1, 5e1, 5e-1];
         let mut w = Weights {
             game,
             attack: 1.0,
@@ -185,32 +187,44 @@ impl Weights {
 
     /// Parses the TOML form; `path` names the source in errors.
     pub fn from_toml(text: &str, path: &str) -> Result<Weights, WeightsError> {
-        let value: toml::Table = text.parse().map_err(|e: toml::de::Error| WeightsError::Toml {
-            path: path.to_string(),
-            message: e.to_string().trim().to_string(),
-        })?;
+        let value: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| WeightsError::Toml {
+                path: path.to_string(),
+                message: e.to_string().trim().to_string(),
+            })?;
         let field = |field: &str, message: String| WeightsError::Field {
             path: path.to_string(),
             field: field.to_string(),
             message,
         };
         for key in value.keys() {
-            if !["attack", "defence", "game", "own", "opp", "name", "note"].contains(&key.as_str()) {
+            if !["attack", "defence", "game", "own", "opp", "name", "note"].contains(&key.as_str())
+            {
                 return Err(field(
                     key,
-                    "unknown key: expected attack, defence, [game], [own], [opp], name or note".into(),
+                    "unknown key: expected attack, defence, [game], [own], [opp], name or note"
+                        .into(),
                 ));
             }
         }
         let game = value
             .get("game")
             .and_then(|g| g.as_table())
-            .ok_or_else(|| field("game", "missing [game] table (width, height, k, rule)".into()))?;
+            .ok_or_else(|| {
+                field(
+                    "game",
+                    "missing [game] table (width, height, k, rule)".into(),
+                )
+            })?;
         let int = |key: &str| -> Result<u32, WeightsError> {
             let name = format!("game.{key}");
             match game.get(key) {
                 Some(toml::Value::Integer(i)) if (0..=1000).contains(i) => Ok(*i as u32),
-                Some(v) => Err(field(&name, format!("expected a small whole number, found {v}"))),
+                Some(v) => Err(field(
+                    &name,
+                    format!("expected a small whole number, found {v}"),
+                )),
                 None => Err(field(&name, "missing".into())),
             }
         };
@@ -219,7 +233,12 @@ impl Weights {
             Some(toml::Value::String(s)) => s
                 .parse::<Rule>()
                 .map_err(|e| field("game.rule", e.to_string()))?,
-            Some(v) => return Err(field("game.rule", format!("expected \"freestyle\" or \"exact\", found {v}"))),
+            Some(v) => {
+                return Err(field(
+                    "game.rule",
+                    format!("expected \"freestyle\" or \"exact\", found {v}"),
+                ))
+            }
         };
         let rules = Rules::new(int("width")?, int("height")?, int("k")?, rule)
             .map_err(|e| field("game", e.to_string()))?;
@@ -239,15 +258,21 @@ impl Weights {
         let n = Shape::count(rules.k);
         let names: Vec<String> = SHAPES[..n].iter().map(|s| s.name(rules.k)).collect();
         for (side, slot) in [("own", &mut w.own), ("opp", &mut w.opp)] {
-            let t = value
-                .get(side)
-                .and_then(|t| t.as_table())
-                .ok_or_else(|| field(side, format!("missing [{side}] table with {}", names.join(", "))))?;
+            let t = value.get(side).and_then(|t| t.as_table()).ok_or_else(|| {
+                field(
+                    side,
+                    format!("missing [{side}] table with {}", names.join(", ")),
+                )
+            })?;
             for key in t.keys() {
                 if !names.contains(key) {
                     return Err(field(
                         &format!("{side}.{key}"),
-                        format!("not a shape of k = {}: expected one of {}", rules.k, names.join(", ")),
+                        format!(
+                            "not a shape of k = {}: expected one of {}",
+                            rules.k,
+                            names.join(", ")
+                        ),
                     ));
                 }
             }
@@ -263,14 +288,37 @@ impl Weights {
         let k = self.game.k;
         let mut s = String::new();
         let _ = writeln!(s, "# {title}");
-        let _ = writeln!(s, "# mnk weight set. A cell's score for the side to move is");
-        let _ = writeln!(s, "#   attack * (sum of own weights of the shapes a stone there makes for the mover)");
-        let _ = writeln!(s, "# + defence * (sum of opp weights of the shapes it would make for the opponent),");
-        let _ = writeln!(s, "# over the 4 lines through the cell. A board is valued as the mover's own-weighted");
-        let _ = writeln!(s, "# shapes minus the opponent's opp-weighted shapes. Weights are 0 to 1e12.");
+        let _ = writeln!(
+            s,
+            "# mnk weight set. A cell's score for the side to move is"
+        );
+        let _ = writeln!(
+            s,
+            "#   attack * (sum of own weights of the shapes a stone there makes for the mover)"
+        );
+        let _ = writeln!(
+            s,
+            "# + defence * (sum of opp weights of the shapes it would make for the opponent),"
+        );
+        let _ = writeln!(
+            s,
+            "# over the 4 lines through the cell. A board is valued as the mover's own-weighted"
+        );
+        let _ = writeln!(
+            s,
+            "# shapes minus the opponent's opp-weighted shapes. Weights are 0 to 1e9."
+        );
         let _ = writeln!(s);
-        let _ = writeln!(s, "attack = {}   # multiplies a cell's attack value", fmt_num(self.attack));
-        let _ = writeln!(s, "defence = {}   # multiplies a cell's defence value", fmt_num(self.defence));
+        let _ = writeln!(
+            s,
+            "attack = {}   # multiplies a cell's attack value",
+            fmt_num(self.attack)
+        );
+        let _ = writeln!(
+            s,
+            "defence = {}   # multiplies a cell's defence value",
+            fmt_num(self.defence)
+        );
         let _ = writeln!(s);
         let _ = writeln!(s, "[game]   # the game these weights were made for");
         let _ = writeln!(s, "width = {}", self.game.width);
@@ -279,12 +327,22 @@ impl Weights {
         let _ = writeln!(s, "rule = \"{}\"", self.game.rule);
         for (side, vals, what) in [
             ("own", &self.own, "the mover's own shapes (added)"),
-            ("opp", &self.opp, "the opponent's shapes (subtracted; blocking them is worth this)"),
+            (
+                "opp",
+                &self.opp,
+                "the opponent's shapes (subtracted; blocking them is worth this)",
+            ),
         ] {
             let _ = writeln!(s);
             let _ = writeln!(s, "[{side}]   # {what}");
             for (i, shape) in SHAPES[..self.shape_count()].iter().enumerate() {
-                let _ = writeln!(s, "{} = {}   # {}", shape.name(k), fmt_num(vals[i]), describe(*shape, k));
+                let _ = writeln!(
+                    s,
+                    "{} = {}   # {}",
+                    shape.name(k),
+                    fmt_num(vals[i]),
+                    describe(*shape, k)
+                );
             }
         }
         s
@@ -311,7 +369,9 @@ impl Weights {
                     message,
                 };
                 if nums.len() == want {
-                    return Err(err(format!("extra number {tok:?}: expected exactly {want} numbers")));
+                    return Err(err(format!(
+                        "extra number {tok:?}: expected exactly {want} numbers"
+                    )));
                 }
                 let field = &names[nums.len()];
                 let v: i64 = tok
@@ -319,7 +379,9 @@ impl Weights {
                     .map_err(|_| err(format!("{field}: expected an integer, found {tok:?}")))?;
                 let v = v as f64;
                 if !(0.0..=MAX_WEIGHT).contains(&v) {
-                    return Err(err(format!("{field}: {tok} is out of range 0 to {MAX_WEIGHT:e}")));
+                    return Err(err(format!(
+                        "{field}: {tok} is out of range 0 to {MAX_WEIGHT:e}"
+                    )));
                 }
                 nums.push(v);
             }
@@ -422,4 +484,23 @@ fn check_value(path: &str, name: &str, v: f64) -> Result<(), WeightsError> {
         });
     }
     Ok(())
+}
+
+/// The shipped weights for a game: `weights/gomoku.toml` for k = 5 and
+/// `weights/tictactoe.toml` for k = 3 (re-declared for the board at hand),
+/// else [`Weights::default_for`]. They are compiled into the binary, so
+/// they work from any directory.
+pub fn shipped_weights(rules: Rules) -> Weights {
+    const GOMOKU: &str = include_str!("../../weights/gomoku.toml");
+    const TICTACTOE: &str = include_str!("../../weights/tictactoe.toml");
+    let text = match rules.k {
+        5 => GOMOKU,
+        3 => TICTACTOE,
+        _ => return Weights::default_for(rules),
+    };
+    match Weights::from_toml(text, "shipped weights") {
+        Ok(w) => w.for_game(rules),
+        // Unreachable: the shipped files are tested; fall back regardless.
+        Err(_) => Weights::default_for(rules),
+    }
 }

@@ -1,4 +1,467 @@
-//! The search player (being written).
-pub struct Search;
-pub struct SearchLimits;
-pub struct SearchInfo;
+//! The search player: negamax with alpha-beta and iterative deepening over
+//! the best few cells by static score, with a transposition table.
+//!
+//! - Candidates at every node are the `width` empty cells with the highest
+//!   static score for the side to move (ties broken by a seeded shuffle at
+//!   the root, by cell index below it).
+//! - Threats are handled exactly before any heuristic: a side that can
+//!   complete k now wins (scored as a win one ply away); a side facing one
+//!   completion must block it (the only candidates are the opponent's
+//!   winning cells, and two of them lose).
+//! - Leaves are valued by [`Evaluator::evaluate`]. Wins are `WIN − ply` so
+//!   that faster wins score higher; the table stores them relative to the
+//!   node so they stay correct when found at another ply.
+//! - The table stores each value with its bound type (exact, lower, upper),
+//!   so a cutoff is never reused as an exact value (the original program's
+//!   defect).
+
+use super::{Player, PlayerError, Rng};
+use crate::eval::{Evaluator, Shape, Weights, WIN};
+use crate::game::{Board, Color, Move, Outcome};
+use rand::Rng as _;
+use std::time::{Duration, Instant};
+
+/// Scores at or above this are forced wins.
+const MATE_BOUND: f64 = WIN - 10_000.0;
+
+/// When to stop searching.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchLimits {
+    /// Maximum depth in plies (iterative deepening goes 1, 2, …, depth).
+    pub depth: u32,
+    /// Candidate moves per node (the best by static score).
+    pub width: usize,
+    /// Stop after about this many nodes (the last full iteration counts).
+    pub nodes: Option<u64>,
+    /// Stop after about this long.
+    pub time: Option<Duration>,
+    /// log2 of the transposition table's entry count.
+    pub tt_bits: u32,
+}
+
+impl Default for SearchLimits {
+    fn default() -> Self {
+        SearchLimits {
+            depth: 4,
+            width: 9,
+            nodes: None,
+            time: None,
+            tt_bits: 16,
+        }
+    }
+}
+
+/// What the last search found.
+#[derive(Clone, Debug, Default)]
+pub struct SearchInfo {
+    /// Deepest completed iteration.
+    pub depth: u32,
+    pub nodes: u64,
+    /// From the mover's view; ≥ `WIN − 10000` is a forced win.
+    pub score: f64,
+    pub best: Option<Move>,
+    pub elapsed: Duration,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    score: f64,
+    best: u16,
+    depth: u8,
+    flag: u8,
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+const NO_MOVE: u16 = u16::MAX;
+
+/// Negamax alpha-beta player.
+#[derive(Clone)]
+pub struct Search {
+    eval: Evaluator,
+    board: Board,
+    limits: SearchLimits,
+    tt: Vec<Entry>,
+    name: String,
+    nodes: u64,
+    start: Instant,
+    stopped: bool,
+    info: SearchInfo,
+    /// Per-ply candidate buffers, reused so the search does not allocate.
+    buffers: Vec<Vec<(f64, u16)>>,
+}
+
+impl Search {
+    pub fn new(weights: Weights, limits: SearchLimits) -> Search {
+        let rules = weights.game;
+        let bits = limits.tt_bits.clamp(4, 30);
+        Search {
+            eval: Evaluator::new(weights),
+            board: Board::new(rules),
+            tt: vec![Entry::default(); 1 << bits],
+            limits,
+            name: "search".into(),
+            nodes: 0,
+            start: Instant::now(),
+            stopped: false,
+            info: SearchInfo::default(),
+            buffers: Vec::new(),
+        }
+    }
+
+    pub fn named(mut self, name: impl Into<String>) -> Search {
+        self.name = name.into();
+        self
+    }
+
+    pub fn limits(&self) -> &SearchLimits {
+        &self.limits
+    }
+
+    /// Changes the limits (the table is resized if `tt_bits` changed).
+    pub fn set_limits(&mut self, limits: SearchLimits) {
+        let bits = limits.tt_bits.clamp(4, 30);
+        if self.tt.len() != 1 << bits {
+            self.tt = vec![Entry::default(); 1 << bits];
+        }
+        self.limits = limits;
+    }
+
+    /// What the last `choose` found.
+    pub fn info(&self) -> &SearchInfo {
+        &self.info
+    }
+
+    /// Empties the transposition table.
+    pub fn clear(&mut self) {
+        self.tt.fill(Entry::default());
+    }
+
+    fn sync(&mut self, board: &Board) {
+        if self.board.rules() != board.rules() {
+            self.board = Board::new(*board.rules());
+        }
+        // Replay onto our own board so the search can play and undo.
+        let mut n = self.board.ply().min(board.ply());
+        while n > 0
+            && (self.board.hash_at(n) != board.hash_at(n)
+                || self.board.move_at(n - 1) != board.move_at(n - 1))
+        {
+            n -= 1;
+        }
+        while self.board.ply() > n {
+            self.board.undo();
+        }
+        for i in n..board.ply() {
+            let (m, c) = board.move_at(i);
+            let _ = self.board.play_as(m, c);
+        }
+        self.eval.sync(&self.board);
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.nodes >= n {
+                self.stopped = true;
+            }
+        }
+        if self.nodes % 512 == 0 {
+            if let Some(t) = self.limits.time {
+                if self.start.elapsed() >= t {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    /// The cells where `color` would complete a win, up to `max`.
+    fn win_cells(&self, color: Color, out: &mut Vec<(f64, u16)>, max: usize) {
+        out.clear();
+        let rules = *self.board.rules();
+        for (i, &c) in self.board.cells().iter().enumerate() {
+            if c == 0
+                && self
+                    .eval
+                    .shapes_at(rules.move_at(i), color)
+                    .contains(&Shape::Win)
+            {
+                out.push((0.0, i as u16));
+                if out.len() >= max {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Fills `out` with the best `width` cells by static score, best first.
+    fn candidates(&self, mover: Color, out: &mut Vec<(f64, u16)>) {
+        out.clear();
+        let width = self.limits.width.max(1);
+        let scores = self.eval.scores(mover);
+        for (i, &s) in scores.iter().enumerate() {
+            if s == f64::NEG_INFINITY {
+                continue;
+            }
+            if out.len() < width {
+                out.push((s, i as u16));
+                let mut j = out.len() - 1;
+                while j > 0 && out[j - 1].0 < out[j].0 {
+                    out.swap(j - 1, j);
+                    j -= 1;
+                }
+            } else if s > out[width - 1].0 {
+                out[width - 1] = (s, i as u16);
+                let mut j = width - 1;
+                while j > 0 && out[j - 1].0 < out[j].0 {
+                    out.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+        }
+    }
+
+    fn play(&mut self, cell: u16) -> Option<Outcome> {
+        let m = self.board.rules().move_at(cell as usize);
+        let (color, hash) = (self.board.to_move(), self.board.hash());
+        let o = self.board.play_unchecked(m);
+        self.eval.play(m, color, hash);
+        o
+    }
+
+    fn undo(&mut self) {
+        self.board.undo();
+        self.eval.undo();
+    }
+
+    fn take_buffer(&mut self, ply: usize) -> Vec<(f64, u16)> {
+        if self.buffers.len() <= ply {
+            self.buffers.resize_with(ply + 1, Vec::new);
+        }
+        std::mem::take(&mut self.buffers[ply])
+    }
+
+    fn negamax(&mut self, depth: u32, mut alpha: f64, beta: f64, ply: u32) -> f64 {
+        self.nodes += 1;
+        let mover = self.board.to_move();
+        if self.eval.can_win_now(mover) {
+            return WIN - (ply + 1) as f64;
+        }
+        if depth == 0 {
+            let v = self.eval.evaluate(mover);
+            return if v <= -MATE_BOUND {
+                -(WIN - (ply + 2) as f64)
+            } else {
+                v
+            };
+        }
+        let key = self.board.hash();
+        let slot = (key as usize) & (self.tt.len() - 1);
+        let e = self.tt[slot];
+        let mut tt_move = NO_MOVE;
+        if e.key == key && e.flag != 0 {
+            tt_move = e.best;
+            if e.depth as u32 >= depth {
+                let s = from_tt(e.score, ply);
+                match e.flag {
+                    EXACT => return s,
+                    LOWER if s >= beta => return s,
+                    UPPER if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let mut moves = self.take_buffer(ply as usize);
+        let opp = mover.opponent();
+        if self.eval.can_win_now(opp) {
+            self.win_cells(opp, &mut moves, 2);
+            if moves.len() >= 2 {
+                self.buffers[ply as usize] = moves;
+                return -(WIN - (ply + 2) as f64);
+            }
+        } else {
+            self.candidates(mover, &mut moves);
+            if tt_move != NO_MOVE {
+                if let Some(p) = moves.iter().position(|&(_, c)| c == tt_move) {
+                    moves[..=p].rotate_right(1);
+                }
+            }
+        }
+        let alpha0 = alpha;
+        let mut best = f64::NEG_INFINITY;
+        let mut best_move = NO_MOVE;
+        for i in 0..moves.len() {
+            let cell = moves[i].1;
+            let score = match self.play(cell) {
+                Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
+                Some(Outcome::Draw) => 0.0,
+                None => -self.negamax(depth - 1, -beta, -alpha, ply + 1),
+            };
+            self.undo();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = cell;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta || self.out_of_budget() {
+                break;
+            }
+        }
+        self.buffers[ply as usize] = moves;
+        if best == f64::NEG_INFINITY {
+            // No candidate (cannot happen on a non-full board): a draw.
+            return 0.0;
+        }
+        if !self.stopped {
+            let flag = if best <= alpha0 {
+                UPPER
+            } else if best >= beta {
+                LOWER
+            } else {
+                EXACT
+            };
+            self.tt[slot] = Entry {
+                key,
+                score: to_tt(best, ply),
+                best: best_move,
+                depth: depth.min(255) as u8,
+                flag,
+            };
+        }
+        best
+    }
+
+    /// Searches the current position to the limits and returns the best move.
+    fn search_root(&mut self, rng: &mut Rng) -> Option<Move> {
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.stopped = false;
+        let mover = self.board.to_move();
+        let rules = *self.board.rules();
+        let mut root = Vec::new();
+        // A win now, else a forced block: no search needed.
+        self.win_cells(mover, &mut root, 1);
+        if let Some(&(_, c)) = root.first() {
+            self.info = SearchInfo {
+                depth: 1,
+                nodes: 1,
+                score: WIN - 1.0,
+                best: Some(rules.move_at(c as usize)),
+                elapsed: self.start.elapsed(),
+            };
+            return self.info.best;
+        }
+        self.candidates(mover, &mut root);
+        if root.is_empty() {
+            return None;
+        }
+        // Seeded tie-breaking: shuffle equal static scores.
+        let mut keyed: Vec<(f64, u64, u16)> =
+            root.iter().map(|&(s, c)| (s, rng.gen(), c)).collect();
+        keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut order: Vec<u16> = keyed.iter().map(|k| k.2).collect();
+        let opp = mover.opponent();
+        if self.eval.can_win_now(opp) {
+            let mut blocks = Vec::new();
+            self.win_cells(opp, &mut blocks, usize::MAX);
+            order = blocks.iter().map(|b| b.1).collect();
+        }
+        let mut best_move = order[0];
+        let mut best_score = f64::NEG_INFINITY;
+        let mut completed = 0;
+        for depth in 1..=self.limits.depth.max(1) {
+            let mut alpha = f64::NEG_INFINITY;
+            let mut iter_best = (f64::NEG_INFINITY, order[0]);
+            let mut scores = Vec::with_capacity(order.len());
+            for (i, &cell) in order.iter().enumerate() {
+                let score = match self.play(cell) {
+                    Some(Outcome::Win(_)) => WIN - 1.0,
+                    Some(Outcome::Draw) => 0.0,
+                    None => -self.negamax(depth - 1, f64::NEG_INFINITY, -alpha, 1),
+                };
+                self.undo();
+                // Depth 1 always completes so there is always a move.
+                if self.stopped && depth > 1 {
+                    break;
+                }
+                scores.push((score, i));
+                if score > iter_best.0 {
+                    iter_best = (score, cell);
+                }
+                alpha = alpha.max(score);
+                if depth > 1 && self.out_of_budget() {
+                    break;
+                }
+            }
+            if self.stopped && depth > 1 {
+                break;
+            }
+            best_score = iter_best.0;
+            best_move = iter_best.1;
+            completed = depth;
+            // Search the best move first next time.
+            if let Some(p) = order.iter().position(|&c| c == best_move) {
+                order[..=p].rotate_right(1);
+            }
+            if best_score >= MATE_BOUND || best_score <= -MATE_BOUND || self.out_of_budget() {
+                break;
+            }
+        }
+        self.info = SearchInfo {
+            depth: completed,
+            nodes: self.nodes,
+            score: best_score,
+            best: Some(rules.move_at(best_move as usize)),
+            elapsed: self.start.elapsed(),
+        };
+        self.info.best
+    }
+}
+
+fn to_tt(score: f64, ply: u32) -> f64 {
+    if score >= MATE_BOUND {
+        score + ply as f64
+    } else if score <= -MATE_BOUND {
+        score - ply as f64
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: f64, ply: u32) -> f64 {
+    if score >= MATE_BOUND {
+        score - ply as f64
+    } else if score <= -MATE_BOUND {
+        score + ply as f64
+    } else {
+        score
+    }
+}
+
+impl Player for Search {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, board: &Board, rng: &mut Rng) -> Result<Move, PlayerError> {
+        if board.is_over() {
+            return Err(PlayerError::GameOver);
+        }
+        self.sync(board);
+        self.search_root(rng).ok_or(PlayerError::GameOver)
+    }
+
+    fn new_game(&mut self) {
+        self.clear();
+    }
+}

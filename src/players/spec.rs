@@ -1,4 +1,285 @@
-//! Player specs (being written).
-pub struct PlayerSpec;
-#[derive(Debug)]
-pub struct SpecError;
+//! Player specs: the command-line description of a player.
+//!
+//! ```text
+//! greedy                         shipped weights for the game
+//! greedy:weights/gomoku.toml     weights from a file
+//! search:depth=4,width=9,weights=runs/x/weights/best.toml,nodes=100000,time=500,tt=18
+//! exact[:limit=16]               perfect play on small boards
+//! random
+//! ```
+//!
+//! ```
+//! use mnk::players::PlayerSpec;
+//! let s: PlayerSpec = "search:depth=2,width=5".parse().unwrap();
+//! assert_eq!(s.to_string(), "search:depth=2,width=5");
+//! assert!("search:depth=x".parse::<PlayerSpec>().is_err());
+//! ```
+
+use super::{Exact, Greedy, Player, RandomPlayer, Search, SearchLimits};
+use crate::eval::{Weights, WeightsError};
+use crate::game::Rules;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Errors in a player spec.
+#[derive(Debug, thiserror::Error)]
+pub enum SpecError {
+    #[error(
+        "player spec {spec:?}: unknown player {kind:?}: expected greedy, search, exact or random"
+    )]
+    UnknownKind { spec: String, kind: String },
+    #[error("player spec {spec:?}: unknown option {key:?} for {kind}: expected one of {expected}")]
+    UnknownKey {
+        spec: String,
+        kind: String,
+        key: String,
+        expected: String,
+    },
+    #[error("player spec {spec:?}: {key}={value:?}: expected {expected}")]
+    BadValue {
+        spec: String,
+        key: String,
+        value: String,
+        expected: String,
+    },
+    #[error("player spec {spec:?}: {source}")]
+    Weights {
+        spec: String,
+        #[source]
+        source: WeightsError,
+    },
+    #[error("player spec {spec:?}: the exact player cannot solve {rules} ({cells} cells, limit {limit}); raise it with exact:limit=N if you have the time")]
+    TooLarge {
+        spec: String,
+        rules: Rules,
+        cells: usize,
+        limit: usize,
+    },
+}
+
+/// Which algorithm a spec names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerKind {
+    Greedy,
+    Search(SearchLimits),
+    Exact { limit: usize },
+    Random,
+}
+
+/// A parsed player spec.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerSpec {
+    pub kind: PlayerKind,
+    /// Weights file; `None` means the shipped weights for the game.
+    pub weights: Option<PathBuf>,
+    /// Accept a weights file made for another game with the same k.
+    pub any_game: bool,
+}
+
+/// The default limit of empty cells for the exact player.
+pub const EXACT_LIMIT: usize = 16;
+
+impl PlayerSpec {
+    pub fn greedy() -> PlayerSpec {
+        PlayerSpec {
+            kind: PlayerKind::Greedy,
+            weights: None,
+            any_game: false,
+        }
+    }
+
+    /// Loads this spec's weights for a game (the shipped ones by default).
+    pub fn load_weights(&self, rules: Rules) -> Result<Weights, SpecError> {
+        match &self.weights {
+            None => Ok(crate::eval::shipped_weights(rules)),
+            Some(p) => {
+                Weights::load(p, rules, self.any_game).map_err(|source| SpecError::Weights {
+                    spec: self.to_string(),
+                    source,
+                })
+            }
+        }
+    }
+
+    /// Builds the player for a game, loading its weights.
+    pub fn build(&self, rules: Rules) -> Result<Box<dyn Player>, SpecError> {
+        let w = match self.kind {
+            PlayerKind::Greedy | PlayerKind::Search(_) => self.load_weights(rules)?,
+            _ => Weights::flat(rules),
+        };
+        self.build_with(w)
+    }
+
+    /// Builds the player with the given weights (ignoring `self.weights`).
+    pub fn build_with(&self, weights: Weights) -> Result<Box<dyn Player>, SpecError> {
+        let rules = weights.game;
+        let name = self.to_string();
+        Ok(match &self.kind {
+            PlayerKind::Greedy => Box::new(Greedy::new(weights).named(name)),
+            PlayerKind::Search(l) => Box::new(Search::new(weights, l.clone()).named(name)),
+            PlayerKind::Exact { limit } => {
+                if rules.cells() > *limit {
+                    return Err(SpecError::TooLarge {
+                        spec: name,
+                        rules,
+                        cells: rules.cells(),
+                        limit: *limit,
+                    });
+                }
+                Box::new(Exact::with_limit(rules, *limit))
+            }
+            PlayerKind::Random => Box::new(RandomPlayer),
+        })
+    }
+
+    /// The spec with its weights path replaced.
+    pub fn with_weights(mut self, path: &Path) -> PlayerSpec {
+        self.weights = Some(path.to_path_buf());
+        self
+    }
+}
+
+impl FromStr for PlayerSpec {
+    type Err = SpecError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let spec = s.trim();
+        let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
+        let mut out = PlayerSpec {
+            kind: match kind {
+                "greedy" | "easy" => PlayerKind::Greedy,
+                "search" | "hard" => PlayerKind::Search(SearchLimits::default()),
+                "exact" | "perfect" => PlayerKind::Exact { limit: EXACT_LIMIT },
+                "random" => PlayerKind::Random,
+                _ => {
+                    return Err(SpecError::UnknownKind {
+                        spec: s.into(),
+                        kind: kind.into(),
+                    })
+                }
+            },
+            weights: None,
+            any_game: false,
+        };
+        let bad = |key: &str, value: &str, expected: &str| SpecError::BadValue {
+            spec: s.into(),
+            key: key.into(),
+            value: value.into(),
+            expected: expected.into(),
+        };
+        for part in rest.split(',').filter(|p| !p.is_empty()) {
+            let (key, value) = match part.split_once('=') {
+                Some((k, v)) => (k.trim(), v.trim()),
+                // A bare path is the weights file (greedy:weights/gomoku.toml).
+                None if matches!(out.kind, PlayerKind::Greedy | PlayerKind::Search(_)) => {
+                    ("weights", part.trim())
+                }
+                None => ("", part.trim()),
+            };
+            let num = |expected: &str| value.parse::<u64>().map_err(|_| bad(key, value, expected));
+            match (&mut out.kind, key) {
+                (PlayerKind::Greedy | PlayerKind::Search(_), "weights") => {
+                    if value.is_empty() {
+                        return Err(bad(key, value, "a weights file path"));
+                    }
+                    out.weights = Some(PathBuf::from(value));
+                }
+                (PlayerKind::Greedy | PlayerKind::Search(_), "any-game") => {
+                    out.any_game = value
+                        .parse()
+                        .map_err(|_| bad(key, value, "true or false"))?;
+                }
+                (PlayerKind::Search(l), "depth") => {
+                    let d = num("a depth from 1 to 64")?;
+                    if !(1..=64).contains(&d) {
+                        return Err(bad(key, value, "a depth from 1 to 64"));
+                    }
+                    l.depth = d as u32;
+                }
+                (PlayerKind::Search(l), "width") => {
+                    let w = num("a width from 1 to 676")?;
+                    if !(1..=676).contains(&w) {
+                        return Err(bad(key, value, "a width from 1 to 676"));
+                    }
+                    l.width = w as usize;
+                }
+                (PlayerKind::Search(l), "nodes") => {
+                    l.nodes = Some(num("a node count")?.max(1));
+                }
+                (PlayerKind::Search(l), "time") => {
+                    l.time = Some(Duration::from_millis(num("milliseconds")?));
+                }
+                (PlayerKind::Search(l), "tt") => {
+                    let b = num("log2 of table entries, 4 to 30")?;
+                    if !(4..=30).contains(&b) {
+                        return Err(bad(key, value, "log2 of table entries, 4 to 30"));
+                    }
+                    l.tt_bits = b as u32;
+                }
+                (PlayerKind::Exact { limit }, "limit") => {
+                    *limit = num("a number of empty cells")? as usize;
+                }
+                (k, _) => {
+                    let (kind, expected) = match k {
+                        PlayerKind::Greedy => ("greedy", "weights, any-game"),
+                        PlayerKind::Search(_) => {
+                            ("search", "depth, width, nodes, time, tt, weights, any-game")
+                        }
+                        PlayerKind::Exact { .. } => ("exact", "limit"),
+                        PlayerKind::Random => ("random", "(no options)"),
+                    };
+                    return Err(SpecError::UnknownKey {
+                        spec: s.into(),
+                        kind: kind.into(),
+                        key: key.into(),
+                        expected: expected.into(),
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut opts: Vec<String> = Vec::new();
+        let name = match &self.kind {
+            PlayerKind::Greedy => "greedy",
+            PlayerKind::Search(l) => {
+                let d = SearchLimits::default();
+                opts.push(format!("depth={}", l.depth));
+                opts.push(format!("width={}", l.width));
+                if let Some(n) = l.nodes {
+                    opts.push(format!("nodes={n}"));
+                }
+                if let Some(t) = l.time {
+                    opts.push(format!("time={}", t.as_millis()));
+                }
+                if l.tt_bits != d.tt_bits {
+                    opts.push(format!("tt={}", l.tt_bits));
+                }
+                "search"
+            }
+            PlayerKind::Exact { limit } => {
+                if *limit != EXACT_LIMIT {
+                    opts.push(format!("limit={limit}"));
+                }
+                "exact"
+            }
+            PlayerKind::Random => "random",
+        };
+        if let Some(w) = &self.weights {
+            opts.push(format!("weights={}", w.display()));
+        }
+        if self.any_game {
+            opts.push("any-game=true".into());
+        }
+        if opts.is_empty() {
+            f.write_str(name)
+        } else {
+            write!(f, "{name}:{}", opts.join(","))
+        }
+    }
+}

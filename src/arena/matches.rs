@@ -1,0 +1,239 @@
+//! Matches and round robins over rayon.
+//!
+//! Every game gets its own generator seeded from (match seed, pairing,
+//! opening, colour), and results are gathered in task order, so the
+//! outcome of a match never depends on the number of threads or on which
+//! thread played which game. Players are built once per worker thread and
+//! reset between games ([`Player::new_game`]).
+
+use super::game::{play_game, GameError};
+use super::openings::Opening;
+use super::stats::{Outcome as Res, PairedTally};
+use crate::game::{Board, Color, Move, Outcome, Rules};
+use crate::players::{Player, Rng};
+use rand::SeedableRng;
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+/// Mixes values into a seed (SplitMix64 finaliser over a running hash).
+pub fn derive_seed(base: u64, parts: &[u64]) -> u64 {
+    let mut h = base ^ 0x6A09_E667_F3BC_C908;
+    for &p in parts {
+        h = h.wrapping_add(p).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        h ^= h >> 31;
+    }
+    h
+}
+
+/// A generator for one game.
+pub fn game_rng(base: u64, parts: &[u64]) -> Rng {
+    Rng::seed_from_u64(derive_seed(base, parts))
+}
+
+/// One game of a match, kept when records are asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedGame {
+    pub opening: usize,
+    /// Whether player A had black.
+    pub a_black: bool,
+    pub moves: Vec<Move>,
+    pub outcome: Outcome,
+}
+
+/// The result of a match, from player A's view.
+#[derive(Clone, Debug, Default)]
+pub struct MatchReport {
+    pub tally: PairedTally,
+    pub plies: u64,
+    pub games: Vec<PlayedGame>,
+    pub elapsed: Duration,
+}
+
+impl MatchReport {
+    pub fn games_played(&self) -> u64 {
+        self.tally.games.games()
+    }
+
+    pub fn merge(&mut self, other: MatchReport) {
+        self.tally.merge(&other.tally);
+        self.plies += other.plies;
+        self.games.extend(other.games);
+        self.elapsed += other.elapsed;
+    }
+}
+
+/// A builds players on demand, one set per worker thread.
+pub type Factory<'a> = &'a (dyn Fn() -> Box<dyn Player> + Sync);
+
+fn result_for(outcome: Outcome, side: Color) -> Res {
+    match outcome {
+        Outcome::Draw => Res::Draw,
+        Outcome::Win(c) if c == side => Res::Win,
+        Outcome::Win(_) => Res::Loss,
+    }
+}
+
+/// Plays every opening twice (A black, then A white) between the players
+/// the two factories build. `first_opening` numbers the openings for seeding
+/// (so a match played in batches seeds like one played at once).
+pub fn run_match(
+    rules: Rules,
+    openings: &[Opening],
+    first_opening: usize,
+    make_a: Factory,
+    make_b: Factory,
+    seed: u64,
+    keep_games: bool,
+) -> Result<MatchReport, GameError> {
+    let start = Instant::now();
+    let per_opening: Vec<Result<(Res, Res, u64, Vec<PlayedGame>), GameError>> = openings
+        .par_iter()
+        .enumerate()
+        .map_init(
+            || (make_a(), make_b(), Board::new(rules)),
+            |(a, b, board), (i, op)| {
+                let idx = (first_opening + i) as u64;
+                let mut kept = Vec::new();
+                let mut rng = game_rng(seed, &[idx, 0]);
+                let o1 = play_game(rules, op, a.as_mut(), b.as_mut(), board, &mut rng)?;
+                let mut plies = board.ply() as u64;
+                if keep_games {
+                    kept.push(PlayedGame {
+                        opening: first_opening + i,
+                        a_black: true,
+                        moves: board.moves().collect(),
+                        outcome: o1,
+                    });
+                }
+                let mut rng = game_rng(seed, &[idx, 1]);
+                let o2 = play_game(rules, op, b.as_mut(), a.as_mut(), board, &mut rng)?;
+                plies += board.ply() as u64;
+                if keep_games {
+                    kept.push(PlayedGame {
+                        opening: first_opening + i,
+                        a_black: false,
+                        moves: board.moves().collect(),
+                        outcome: o2,
+                    });
+                }
+                Ok((
+                    result_for(o1, Color::Black),
+                    result_for(o2, Color::White),
+                    plies,
+                    kept,
+                ))
+            },
+        )
+        .collect();
+    let mut report = MatchReport::default();
+    for r in per_opening {
+        let (r1, r2, plies, kept) = r?;
+        report.tally.add_pair(r1, r2);
+        report.plies += plies;
+        report.games.extend(kept);
+    }
+    report.elapsed = start.elapsed();
+    Ok(report)
+}
+
+/// Results of a round robin: one paired tally per pairing, from the first
+/// player's view, in the order of `pairs`.
+#[derive(Clone, Debug, Default)]
+pub struct RoundRobinReport {
+    pub pairs: Vec<((usize, usize), PairedTally)>,
+    pub plies: u64,
+    pub games: u64,
+    pub elapsed: Duration,
+}
+
+impl RoundRobinReport {
+    /// Wins, draws and losses of every player over all its games.
+    pub fn per_player(&self, n: usize) -> Vec<super::stats::Tally> {
+        let mut out = vec![super::stats::Tally::default(); n];
+        for &((i, j), t) in &self.pairs {
+            out[i].merge(&t.games);
+            out[j].merge(&t.games.reversed());
+        }
+        out
+    }
+}
+
+/// Plays `pairs` (indices into the players `make(i)` builds), each over
+/// every opening with both colours. All games run as one parallel batch.
+pub fn round_robin(
+    rules: Rules,
+    n_players: usize,
+    pairs: &[(usize, usize)],
+    openings: &[Opening],
+    make: &(dyn Fn(usize) -> Box<dyn Player> + Sync),
+    seed: u64,
+) -> Result<RoundRobinReport, GameError> {
+    let start = Instant::now();
+    let tasks: Vec<(usize, usize)> = (0..pairs.len())
+        .flat_map(|p| (0..openings.len()).map(move |o| (p, o)))
+        .collect();
+    let results: Vec<Result<(usize, Res, Res, u64), GameError>> = tasks
+        .par_iter()
+        .map_init(
+            || {
+                let players: Vec<Option<Box<dyn Player>>> = (0..n_players).map(|_| None).collect();
+                (players, Board::new(rules))
+            },
+            |(players, board), &(p, o)| {
+                let (i, j) = pairs[p];
+                for k in [i, j] {
+                    if players[k].is_none() {
+                        players[k] = Some(make(k));
+                    }
+                }
+                let (pi, pj) = two_mut(players, i, j);
+                let parts = [i as u64, j as u64, o as u64];
+                let mut rng = game_rng(seed, &[parts[0], parts[1], parts[2], 0]);
+                let o1 = play_game(rules, &openings[o], pi, pj, board, &mut rng)?;
+                let mut plies = board.ply() as u64;
+                let mut rng = game_rng(seed, &[parts[0], parts[1], parts[2], 1]);
+                let o2 = play_game(rules, &openings[o], pj, pi, board, &mut rng)?;
+                plies += board.ply() as u64;
+                Ok((
+                    p,
+                    result_for(o1, Color::Black),
+                    result_for(o2, Color::White),
+                    plies,
+                ))
+            },
+        )
+        .collect();
+    let mut report = RoundRobinReport {
+        pairs: pairs.iter().map(|&p| (p, PairedTally::default())).collect(),
+        ..Default::default()
+    };
+    for r in results {
+        let (p, r1, r2, plies) = r?;
+        report.pairs[p].1.add_pair(r1, r2);
+        report.plies += plies;
+        report.games += 2;
+    }
+    report.elapsed = start.elapsed();
+    Ok(report)
+}
+
+fn two_mut(
+    v: &mut [Option<Box<dyn Player>>],
+    i: usize,
+    j: usize,
+) -> (&mut dyn Player, &mut dyn Player) {
+    assert_ne!(i, j, "a player cannot play itself");
+    let (lo, hi) = (i.min(j), i.max(j));
+    let (a, b) = v.split_at_mut(hi);
+    let (x, y) = (
+        a[lo].as_deref_mut().expect("built above"),
+        b[0].as_deref_mut().expect("built above"),
+    );
+    if i < j {
+        (x, y)
+    } else {
+        (y, x)
+    }
+}

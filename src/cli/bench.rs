@@ -1,0 +1,152 @@
+//! `mnk bench`: the speed figures the trainer depends on, each beside a
+//! baseline measured in the same run.
+
+use crate::arena::{game_rng, play_game, random_openings, OpeningStyle};
+use crate::eval::shipped_weights;
+use crate::game::{Board, Rules};
+use crate::players::{Greedy, Player, RandomPlayer, Search, SearchLimits, Solver};
+use anyhow::Result;
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Seconds to spend on each game-throughput figure.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+    /// Also solve (4,4,4) from the empty board (takes a few seconds).
+    #[arg(long)]
+    full: bool,
+    /// Search depth for the nodes-per-second figure.
+    #[arg(long, default_value_t = 4)]
+    depth: u32,
+}
+
+/// Games per second of `black` vs `white` on one thread for about `secs`.
+fn games_per_second(
+    rules: Rules,
+    black: &mut dyn Player,
+    white: &mut dyn Player,
+    secs: f64,
+) -> Result<(f64, f64, u64)> {
+    let openings = random_openings(
+        rules,
+        OpeningStyle::default_for(rules),
+        4096,
+        &mut game_rng(7, &[1]),
+    );
+    let mut board = Board::new(rules);
+    let start = Instant::now();
+    let (mut games, mut plies) = (0u64, 0u64);
+    let budget = Duration::from_secs_f64(secs);
+    while start.elapsed() < budget {
+        for _ in 0..64 {
+            let op = &openings[games as usize % openings.len()];
+            let mut rng = game_rng(11, &[games]);
+            play_game(rules, op, black, white, &mut board, &mut rng)?;
+            plies += board.ply() as u64;
+            games += 1;
+        }
+    }
+    let t = start.elapsed().as_secs_f64();
+    Ok((games as f64 / t, plies as f64 / games as f64, games))
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let rules = Rules::GOMOKU;
+    println!("mnk bench (one thread unless stated; release build expected)");
+
+    let (rps, rplies, _) =
+        games_per_second(rules, &mut RandomPlayer, &mut RandomPlayer, a.seconds / 3.0)?;
+    println!("baseline  random vs random, 15x15: {rps:>10.0} games/s, {rplies:.1} plies/game");
+
+    let w = shipped_weights(rules);
+    let mut g1 = Greedy::new(w.clone());
+    let mut g2 = Greedy::new(w.clone());
+    let t0 = Instant::now();
+    let (gps, plies, _) = games_per_second(rules, &mut g1, &mut g2, a.seconds)?;
+    let secs = t0.elapsed().as_secs_f64();
+    let updates = (g1.evaluator().updates() + g2.evaluator().updates()) as f64 / secs;
+    println!(
+        "greedy vs greedy, 15x15 gomoku:     {gps:>10.0} games/s, {plies:.1} plies/game, {:.1}M plies/s, {:.0}M cell updates/s",
+        gps * plies / 1e6,
+        updates / 1e6
+    );
+    println!(
+        "  = {:.2}x random-vs-random games/s; {:.1}x the 10,000 games/s floor",
+        gps / rps,
+        gps / 10_000.0
+    );
+
+    let mut solver = Solver::new(Rules::TICTACTOE);
+    let t = Instant::now();
+    let v = solver.value(&mut Board::new(Rules::TICTACTOE))?;
+    let ttt = t.elapsed();
+    println!(
+        "solve tic-tac-toe from empty:       {:>10.3} ms ({v}), target < 10 ms",
+        ttt.as_secs_f64() * 1e3
+    );
+    if a.full {
+        let r444: Rules = "4x4x4".parse()?;
+        let mut solver = Solver::new(r444);
+        let t = Instant::now();
+        let v = solver.value(&mut Board::new(r444))?;
+        println!(
+            "solve (4,4,4) from empty:           {:>10.3} s ({v}), target < 10 s",
+            t.elapsed().as_secs_f64()
+        );
+    } else {
+        println!("solve (4,4,4): skipped (pass --full)");
+    }
+
+    // Fixed middle-game positions: 20 plies of seeded greedy self-play.
+    let positions = middle_games(rules, 16)?;
+    let mut search = Search::new(
+        w,
+        SearchLimits {
+            depth: a.depth,
+            ..SearchLimits::default()
+        },
+    );
+    let t = Instant::now();
+    let mut nodes = 0;
+    for (i, b) in positions.iter().enumerate() {
+        search.clear();
+        search.choose(b, &mut game_rng(3, &[i as u64]))?;
+        nodes += search.info().nodes;
+    }
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "search depth {} width 9, {} middle games: {:>8.0} nodes/s ({} nodes, {:.1} ms/position)",
+        a.depth,
+        positions.len(),
+        nodes as f64 / s,
+        nodes,
+        s * 1e3 / positions.len() as f64
+    );
+    Ok(())
+}
+
+/// `n` positions 20 plies into seeded greedy self-play games.
+pub fn middle_games(rules: Rules, n: usize) -> Result<Vec<Board>> {
+    let w = shipped_weights(rules);
+    let openings = random_openings(
+        rules,
+        OpeningStyle::default_for(rules),
+        n,
+        &mut game_rng(5, &[0]),
+    );
+    let mut out = Vec::new();
+    let mut p = Greedy::new(w);
+    for (i, op) in openings.iter().enumerate() {
+        let mut b = op.board(rules)?;
+        let mut rng = game_rng(5, &[1, i as u64]);
+        while b.ply() < 20 && !b.is_over() {
+            let m = p.choose(&b, &mut rng)?;
+            b.play(m)?;
+        }
+        if !b.is_over() {
+            out.push(b);
+        }
+    }
+    Ok(out)
+}

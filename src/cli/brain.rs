@@ -1,0 +1,10 @@
+//! `mnk brain` (being written).
+
+use anyhow::Result;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {}
+
+pub fn run(_a: Args) -> Result<()> {
+    anyhow::bail!("mnk brain is not implemented yet")
+}

@@ -1,0 +1,134 @@
+//! The command line: clap definitions and one handler per subcommand.
+//! Handlers parse, call the library and print; they hold no game logic.
+//! Library errors become `anyhow` errors here and a non-zero exit in
+//! `main.rs`.
+
+mod bench;
+mod brain;
+mod eval;
+mod matches;
+mod play;
+mod plot;
+mod records;
+mod replay;
+mod solve;
+mod train;
+mod weights;
+
+use crate::game::{Board, Move, Rules};
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+
+/// Train, check and play pattern-weight evaluators for k-in-a-row games.
+#[derive(Parser, Debug)]
+#[command(name = "mnk", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// Worker threads for parallel games (default: all cores).
+    #[arg(long, global = true, value_name = "N")]
+    pub threads: Option<usize>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Improve a weight set by self-play; progress goes to runs/<name>/.
+    Train(train::Args),
+    /// Redraw the plots of a training run.
+    Plot(plot::Args),
+    /// Play in the terminal: human vs AI, human vs human, or AI vs AI.
+    Play(play::Args),
+    /// Replay the games of a records file (CSV or SGF).
+    Replay(replay::Args),
+    /// List or delete games in a records file.
+    Records(records::Args),
+    /// Gomocup engine mode (pbrain protocol on stdin/stdout).
+    Brain(brain::Args),
+    /// Solve a position exactly: its value and optimal moves (small boards).
+    Solve(solve::Args),
+    /// Show every empty cell's score (the value map) and the board value.
+    Eval(eval::Args),
+    /// Play two players against each other over paired openings.
+    #[command(name = "match")]
+    Match(matches::Args),
+    /// Import or export weights in the original ChessboardValue.txt format.
+    #[command(subcommand)]
+    Weights(weights::Command),
+    /// Measure the speed of games, solving and search.
+    Bench(bench::Args),
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    if let Some(n) = cli.threads {
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global()
+        {
+            eprintln!("error: cannot set up {n} threads: {e}");
+            return std::process::ExitCode::from(2);
+        }
+    }
+    let result = match cli.command {
+        Command::Train(a) => train::run(a),
+        Command::Plot(a) => plot::run(a),
+        Command::Play(a) => play::run(a),
+        Command::Replay(a) => replay::run(a),
+        Command::Records(a) => records::run(a),
+        Command::Brain(a) => brain::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Eval(a) => eval::run(a),
+        Command::Match(a) => matches::run(a),
+        Command::Weights(c) => weights::run(c),
+        Command::Bench(a) => bench::run(a),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// Plays a list of moves (`h8`, `7,7`) from the empty board, naming the
+/// bad move and its position in the list on error.
+pub(crate) fn position(rules: Rules, moves: &[String]) -> Result<Board> {
+    let mut board = Board::new(rules);
+    for (i, text) in moves.iter().enumerate() {
+        let m: Move = text
+            .parse()
+            .with_context(|| format!("move {} of the position", i + 1))?;
+        board
+            .play(m)
+            .with_context(|| format!("move {} of the position ({text})", i + 1))?;
+    }
+    Ok(board)
+}
+
+/// Compact number for grids: at most 6 characters (`12.3k`, `1.0M`).
+pub(crate) fn compact(v: f64) -> String {
+    let a = v.abs();
+    let (x, suffix) = if a >= 1e12 {
+        (v / 1e12, "T")
+    } else if a >= 1e9 {
+        (v / 1e9, "G")
+    } else if a >= 1e6 {
+        (v / 1e6, "M")
+    } else if a >= 1e4 {
+        (v / 1e3, "k")
+    } else {
+        return if v.fract() == 0.0 {
+            format!("{v:.0}")
+        } else {
+            format!("{v:.1}")
+        };
+    };
+    if x.abs() >= 100.0 {
+        format!("{x:.0}{suffix}")
+    } else {
+        format!("{x:.1}{suffix}")
+    }
+}
