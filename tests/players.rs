@@ -1,0 +1,155 @@
+//! Player invariants: search and greedy never return illegal moves, the
+//! search finds immediate wins and forced blocks, matches are reproducible
+//! whatever the thread count, and bad specs are refused with clear errors.
+
+use mnk::arena::{game_rng, random_openings, run_match, OpeningStyle};
+use mnk::eval::shipped_weights;
+use mnk::game::{Board, Move, Rules};
+use mnk::players::{Greedy, Player, PlayerSpec, RandomPlayer, Search, SearchLimits};
+use proptest::prelude::*;
+
+fn board(rules: Rules, moves: &[&str]) -> Board {
+    let ms: Vec<Move> = moves.iter().map(|m| m.parse().unwrap()).collect();
+    Board::from_moves(rules, &ms).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn search_and_greedy_play_legal_moves(seed in any::<u64>(), plies in 0usize..40, depth in 1u32..4) {
+        for rules in [Rules::GOMOKU, "7x6x4".parse().unwrap(), Rules::TICTACTOE, "9x9x5-exact".parse().unwrap()] {
+            let mut rng = game_rng(seed, &[]);
+            let mut b = Board::new(rules);
+            while b.ply() < plies && !b.is_over() {
+                let m = RandomPlayer.choose(&b, &mut rng).unwrap();
+                b.play(m).unwrap();
+            }
+            if b.is_over() {
+                continue;
+            }
+            let w = shipped_weights(rules);
+            let mut s = Search::new(w.clone(), SearchLimits { depth, width: 5, ..Default::default() });
+            let m = s.choose(&b, &mut rng).unwrap();
+            prop_assert!(b.is_legal(m), "search played {m} in {b:?}");
+            let m = Greedy::new(w).choose(&b, &mut rng).unwrap();
+            prop_assert!(b.is_legal(m), "greedy played {m} in {b:?}");
+        }
+    }
+}
+
+#[test]
+fn search_takes_an_immediate_win() {
+    // Black has four in a row on row 8 (h8..k8) with l8 and g8 open.
+    let b = board(
+        Rules::GOMOKU,
+        &["h8", "h1", "i8", "i1", "j8", "j1", "k8", "a15"],
+    );
+    let mut s = Search::new(shipped_weights(Rules::GOMOKU), SearchLimits::default());
+    let m = s.choose(&b, &mut game_rng(1, &[])).unwrap();
+    assert!(
+        m == "g8".parse().unwrap() || m == "l8".parse().unwrap(),
+        "played {m}"
+    );
+}
+
+#[test]
+fn search_blocks_a_four() {
+    // White has a closed four a1..d1 against the edge: e1 completes it.
+    let b = board(
+        Rules::GOMOKU,
+        &["h8", "a1", "o15", "b1", "o14", "c1", "n15", "d1"],
+    );
+    let mut s = Search::new(shipped_weights(Rules::GOMOKU), SearchLimits::default());
+    let m = s.choose(&b, &mut game_rng(1, &[])).unwrap();
+    assert_eq!(m, "e1".parse().unwrap());
+}
+
+#[test]
+fn search_blocks_in_tictactoe() {
+    let b = board(Rules::TICTACTOE, &["a1", "b1", "c1", "b2"]);
+    // O threatens b3 (b1, b2): X must block there.
+    let mut s = Search::new(
+        shipped_weights(Rules::TICTACTOE),
+        SearchLimits {
+            depth: 6,
+            ..Default::default()
+        },
+    );
+    let m = s.choose(&b, &mut game_rng(1, &[])).unwrap();
+    assert_eq!(m, "b3".parse().unwrap());
+}
+
+#[test]
+fn matches_do_not_depend_on_thread_count() {
+    let rules = Rules::GOMOKU;
+    let openings = random_openings(
+        rules,
+        OpeningStyle::default_for(rules),
+        40,
+        &mut game_rng(9, &[]),
+    );
+    let a: PlayerSpec = "greedy".parse().unwrap();
+    let b: PlayerSpec = "search:depth=2,width=5".parse().unwrap();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let ma = || a.build(rules).unwrap();
+            let mb = || b.build(rules).unwrap();
+            run_match(rules, &openings, 0, &ma, &mb, 42, true).unwrap()
+        })
+    };
+    let (r1, r2) = (run(1), run(2));
+    assert_eq!(r1.tally, r2.tally);
+    assert_eq!(r1.games, r2.games);
+    assert_eq!(r1.games.len(), 80);
+}
+
+#[test]
+fn bad_specs_are_refused_with_the_field_named() {
+    for (spec, needle) in [
+        ("gready", "unknown player"),
+        ("search:depth=0", "depth"),
+        ("search:depth=abc", "depth"),
+        ("search:width=0", "width"),
+        ("search:colour=red", "colour"),
+        ("greedy:weights=", "weights"),
+        ("random:depth=3", "depth"),
+        ("search:tt=99", "tt"),
+    ] {
+        let e = spec.parse::<PlayerSpec>().unwrap_err().to_string();
+        assert!(e.contains(needle), "{spec}: {e}");
+    }
+    let e = "exact"
+        .parse::<PlayerSpec>()
+        .unwrap()
+        .build(Rules::GOMOKU)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("cannot solve"), "{e}");
+    let e = "greedy:weights=/nonexistent/w.toml"
+        .parse::<PlayerSpec>()
+        .unwrap()
+        .build(Rules::GOMOKU)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("/nonexistent/w.toml"), "{e}");
+}
+
+#[test]
+fn specs_round_trip_through_display() {
+    for s in [
+        "greedy",
+        "random",
+        "exact",
+        "search:depth=3,width=7",
+        "search:depth=4,width=9,nodes=1000,time=50,weights=w.toml",
+    ] {
+        let p: PlayerSpec = s.parse().unwrap();
+        assert_eq!(p.to_string().parse::<PlayerSpec>().unwrap(), p, "{s}");
+    }
+}
