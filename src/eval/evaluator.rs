@@ -179,42 +179,58 @@ impl Evaluator {
 
     #[inline]
     fn rescore(&mut self, c: usize) {
-        let v = &self.dirval[c];
-        let p = self.penalty[c];
-        self.scores[0][c] = v[0][0] + v[1][0] + v[2][0] + v[3][0] + p;
-        self.scores[1][c] = v[0][1] + v[1][1] + v[2][1] + v[3][1] + p;
+        rescore(&self.dirval, &self.penalty, &mut self.scores, c);
     }
 
     /// Sets (`color = 1/2`) or clears (`0`) the stone at `cell` and updates
     /// every cell whose window sees it.
     #[inline]
     fn set_cell(&mut self, cell: usize, state: u8) {
-        let geo = Arc::clone(&self.geo);
-        let old_state = self.cells[cell] as usize;
+        // Destructured so the line tables can be read while the per-cell
+        // arrays are written, without cloning the shared geometry.
+        let Evaluator {
+            geo,
+            sparse,
+            pairval,
+            cells,
+            codes,
+            shapes,
+            dirval,
+            penalty,
+            scores,
+            counts,
+            updates,
+            ..
+        } = self;
+        let old_state = cells[cell] as usize;
         // The cell itself: its own code is unchanged, only its owner.
-        for d in 0..4 {
-            let pair = self.shapes[cell][d];
-            self.counts[old_state][shape_for(old_state, pair)] -= 1;
-            self.counts[state as usize][shape_for(state as usize, pair)] += 1;
+        for pair in &shapes[cell] {
+            counts[old_state][shape_for(old_state, *pair)] -= 1;
+            counts[state as usize][shape_for(state as usize, *pair)] += 1;
         }
-        self.cells[cell] = state;
-        self.penalty[cell] = if state == 0 { 0.0 } else { f64::NEG_INFINITY };
-        self.rescore(cell);
+        cells[cell] = state;
+        penalty[cell] = if state == 0 { 0.0 } else { f64::NEG_INFINITY };
+        rescore(dirval, penalty, scores, cell);
+        let dense = geo.dense.as_deref();
         for d in 0..4 {
             let touches = geo.touches(cell, d);
-            self.updates += touches.len() as u64;
+            *updates += touches.len() as u64;
             for t in touches {
                 let q = t.cell as usize;
-                let code = (self.codes[q][d] & !(3u128 << t.shift)) | ((state as u128) << t.shift);
-                self.codes[q][d] = code;
-                let new = self.lookup(code);
-                let old = self.shapes[q][d];
-                self.shapes[q][d] = new;
-                let qs = self.cells[q] as usize;
-                self.counts[qs][shape_for(qs, old)] -= 1;
-                self.counts[qs][shape_for(qs, new)] += 1;
-                self.dirval[q][d] = self.pairval[new[0] as usize * 8 + new[1] as usize];
-                self.rescore(q);
+                let code = (codes[q][d] & !(3u128 << t.shift)) | ((state as u128) << t.shift);
+                codes[q][d] = code;
+                let new = match (dense, sparse.as_deref_mut()) {
+                    (Some(table), _) => table[code as usize],
+                    (None, Some(c)) => c.pair(code),
+                    (None, None) => unreachable!("an evaluator without a dense table has a classifier"),
+                };
+                let old = shapes[q][d];
+                shapes[q][d] = new;
+                let qs = cells[q] as usize;
+                counts[qs][shape_for(qs, old)] -= 1;
+                counts[qs][shape_for(qs, new)] += 1;
+                dirval[q][d] = pairval[new[0] as usize * 8 + new[1] as usize];
+                rescore(dirval, penalty, scores, q);
             }
         }
     }
@@ -338,6 +354,16 @@ impl Evaluator {
         }
         v
     }
+}
+
+/// Recomputes a cell's two scores from its direction values, always in
+/// the same order so that equal shapes give bit-identical sums.
+#[inline(always)]
+fn rescore(dirval: &[[[f64; 2]; 4]], penalty: &[f64], scores: &mut [Vec<f64>; 2], c: usize) {
+    let v = &dirval[c];
+    let p = penalty[c];
+    scores[0][c] = v[0][0] + v[1][0] + v[2][0] + v[3][0] + p;
+    scores[1][c] = v[0][1] + v[1][1] + v[2][1] + v[3][1] + p;
 }
 
 /// The shape index that counts for a cell in `state` (0 empty → sink 0).

@@ -193,7 +193,10 @@ impl FromStr for Rules {
         if parts.len() != 3 {
             return Err(RulesError::BadSpec(s.to_string()));
         }
-        let num = |p: &str| p.parse::<u32>().map_err(|_| RulesError::BadSpec(s.to_string()));
+        let num = |p: &str| {
+            p.parse::<u32>()
+                .map_err(|_| RulesError::BadSpec(s.to_string()))
+        };
         Rules::new(num(parts[0])?, num(parts[1])?, num(parts[2])?, rule)
     }
 }

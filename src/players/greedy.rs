@@ -43,7 +43,8 @@ impl Player for Greedy {
             return Err(PlayerError::GameOver);
         }
         self.eval.sync(board);
-        let i = argmax_random(self.eval.scores(board.to_move()), rng).ok_or(PlayerError::GameOver)?;
+        let i =
+            argmax_random(self.eval.scores(board.to_move()), rng).ok_or(PlayerError::GameOver)?;
         Ok(board.rules().move_at(i))
     }
 }

@@ -20,7 +20,7 @@ mod spec;
 pub use exact::{Exact, Solver, SolverStats, Value};
 pub use greedy::Greedy;
 pub use random::RandomPlayer;
-pub use search::{Search, SearchLimits, SearchInfo};
+pub use search::{Search, SearchInfo, SearchLimits};
 pub use spec::{PlayerSpec, SpecError};
 
 use crate::game::{Board, Move};
