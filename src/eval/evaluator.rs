@@ -34,11 +34,10 @@ pub struct Evaluator {
     pairval: [[f64; 2]; 64],
     own8: [f64; 8],
     opp8: [f64; 8],
-    cells: Vec<u8>,
-    codes: Vec<[u128; 4]>,
-    shapes: Vec<[[u8; 2]; 4]>,
-    dirval: Vec<[[f64; 2]; 4]>,
-    penalty: Vec<f64>,
+    /// Per-cell state, kept together so an update touches one cache line
+    /// group per cell.
+    slots: Vec<Slot>,
+    /// Flat per-mover score arrays (the greedy player's argmax input).
     scores: [Vec<f64>; 2],
     /// `counts[state][shape]`: (stone, direction) pairs per shape, by cell
     /// state (row 0, empty cells, is a sink so updates need no branch).
@@ -65,11 +64,7 @@ impl Evaluator {
             pairval: [[0.0; 2]; 64],
             own8: [0.0; 8],
             opp8: [0.0; 8],
-            cells: vec![0; n],
-            codes: vec![[0; 4]; n],
-            shapes: vec![[[0; 2]; 4]; n],
-            dirval: vec![[[0.0; 2]; 4]; n],
-            penalty: vec![0.0; n],
+            slots: vec![Slot::default(); n],
             scores: [vec![0.0; n], vec![0.0; n]],
             counts: [[0; 8]; 3],
             history: Vec::with_capacity(n),
@@ -115,35 +110,33 @@ impl Evaluator {
     /// Back to the empty board.
     pub fn reset(&mut self) {
         self.history.clear();
-        self.cells.fill(0);
+        for s in &mut self.slots {
+            s.state = 0;
+        }
         self.rebuild();
     }
 
     /// Recomputes everything from `cells` (used on reset and weight change).
     fn rebuild(&mut self) {
-        let n = self.cells.len();
+        let n = self.slots.len();
         self.counts = [[0; 8]; 3];
         for c in 0..n {
             let mut code = self.geo.empty_codes[c];
             for (d, code) in code.iter_mut().enumerate() {
                 *code |= self.line_code_from_cells(c, d);
             }
-            self.codes[c] = code;
+            self.slots[c].code = code;
         }
         for c in 0..n {
-            self.penalty[c] = if self.cells[c] == 0 {
-                0.0
-            } else {
-                f64::NEG_INFINITY
-            };
+            let state = self.slots[c].state as usize;
+            self.slots[c].penalty = if state == 0 { 0.0 } else { f64::NEG_INFINITY };
             for d in 0..4 {
-                let pair = self.lookup(self.codes[c][d]);
-                self.shapes[c][d] = pair;
-                self.dirval[c][d] = self.pairval[pair[0] as usize * 8 + pair[1] as usize];
-                let state = self.cells[c] as usize;
+                let pair = self.lookup(self.slots[c].code[d]);
+                self.slots[c].shape[d] = pair;
+                self.slots[c].val[d] = self.pairval[pair[0] as usize * 8 + pair[1] as usize];
                 self.counts[state][shape_for(state, pair)] += 1;
             }
-            self.rescore(c);
+            rescore(&self.slots[c], &mut self.scores, c);
         }
     }
 
@@ -162,7 +155,7 @@ impl Evaluator {
             if i == 0 || qx < 0 || qy < 0 || qx >= rules.width as i32 || qy >= rules.height as i32 {
                 continue;
             }
-            let s = self.cells[(qy * rules.width as i32 + qx) as usize] as u128;
+            let s = self.slots[(qy * rules.width as i32 + qx) as usize].state as u128;
             code |= s << (2 * super::shape::position(i, r as usize));
         }
         code
@@ -177,10 +170,6 @@ impl Evaluator {
         }
     }
 
-    #[inline]
-    fn rescore(&mut self, c: usize) {
-        rescore(&self.dirval, &self.penalty, &mut self.scores, c);
-    }
 
     /// Sets (`color = 1/2`) or clears (`0`) the stone at `cell` and updates
     /// every cell whose window sees it.
@@ -192,45 +181,42 @@ impl Evaluator {
             geo,
             sparse,
             pairval,
-            cells,
-            codes,
-            shapes,
-            dirval,
-            penalty,
+            slots,
             scores,
             counts,
             updates,
             ..
         } = self;
-        let old_state = cells[cell] as usize;
+        let me = &mut slots[cell];
+        let old_state = me.state as usize;
         // The cell itself: its own code is unchanged, only its owner.
-        for pair in &shapes[cell] {
-            counts[old_state][shape_for(old_state, *pair)] -= 1;
-            counts[state as usize][shape_for(state as usize, *pair)] += 1;
+        for pair in me.shape {
+            counts[old_state][shape_for(old_state, pair)] -= 1;
+            counts[state as usize][shape_for(state as usize, pair)] += 1;
         }
-        cells[cell] = state;
-        penalty[cell] = if state == 0 { 0.0 } else { f64::NEG_INFINITY };
-        rescore(dirval, penalty, scores, cell);
-        let dense = geo.dense.as_deref();
+        me.state = state;
+        me.penalty = if state == 0 { 0.0 } else { f64::NEG_INFINITY };
+        rescore(me, scores, cell);
         for d in 0..4 {
             let touches = geo.touches(cell, d);
             *updates += touches.len() as u64;
             for t in touches {
                 let q = t.cell as usize;
-                let code = (codes[q][d] & !(3u128 << t.shift)) | ((state as u128) << t.shift);
-                codes[q][d] = code;
-                let new = match (dense, sparse.as_deref_mut()) {
+                let slot = &mut slots[q];
+                let code = (slot.code[d] & !(3u128 << t.shift)) | ((state as u128) << t.shift);
+                slot.code[d] = code;
+                let new = match (geo.dense.as_deref(), sparse.as_deref_mut()) {
                     (Some(table), _) => table[code as usize],
                     (None, Some(c)) => c.pair(code),
                     (None, None) => unreachable!("an evaluator without a dense table has a classifier"),
                 };
-                let old = shapes[q][d];
-                shapes[q][d] = new;
-                let qs = cells[q] as usize;
+                let old = slot.shape[d];
+                slot.shape[d] = new;
+                let qs = slot.state as usize;
                 counts[qs][shape_for(qs, old)] -= 1;
                 counts[qs][shape_for(qs, new)] += 1;
-                dirval[q][d] = pairval[new[0] as usize * 8 + new[1] as usize];
-                rescore(dirval, penalty, scores, q);
+                slot.val[d] = pairval[new[0] as usize * 8 + new[1] as usize];
+                rescore(slot, scores, q);
             }
         }
     }
@@ -292,7 +278,7 @@ impl Evaluator {
     /// each of the 4 directions.
     pub fn shapes_at(&self, m: Move, color: Color) -> [Shape; 4] {
         let c = self.geo.rules.index(m);
-        std::array::from_fn(|d| Shape::from_index(self.shapes[c][d][color.index()]))
+        std::array::from_fn(|d| Shape::from_index(self.slots[c].shape[d][color.index()]))
     }
 
     /// A cell's attack value for `mover`: the own weights of the shapes a
@@ -359,11 +345,25 @@ impl Evaluator {
 /// Recomputes a cell's two scores from its direction values, always in
 /// the same order so that equal shapes give bit-identical sums.
 #[inline(always)]
-fn rescore(dirval: &[[[f64; 2]; 4]], penalty: &[f64], scores: &mut [Vec<f64>; 2], c: usize) {
-    let v = &dirval[c];
-    let p = penalty[c];
-    scores[0][c] = v[0][0] + v[1][0] + v[2][0] + v[3][0] + p;
-    scores[1][c] = v[0][1] + v[1][1] + v[2][1] + v[3][1] + p;
+fn rescore(slot: &Slot, scores: &mut [Vec<f64>; 2], c: usize) {
+    let v = &slot.val;
+    scores[0][c] = v[0][0] + v[1][0] + v[2][0] + v[3][0] + slot.penalty;
+    scores[1][c] = v[0][1] + v[1][1] + v[2][1] + v[3][1] + slot.penalty;
+}
+
+/// Everything the evaluator keeps about one cell.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    /// Line code per direction.
+    code: [u128; 4],
+    /// `[black's, white's]` shape per direction.
+    shape: [[u8; 2]; 4],
+    /// `[value if black moves, if white moves]` per direction.
+    val: [[f64; 2]; 4],
+    /// 0 when empty, −∞ when occupied.
+    penalty: f64,
+    /// 0 empty, 1 black, 2 white.
+    state: u8,
 }
 
 /// The shape index that counts for a cell in `state` (0 empty → sink 0).
