@@ -42,9 +42,21 @@ pub struct Evaluator {
     /// `counts[state][shape]`: (stone, direction) pairs per shape, by cell
     /// state (row 0, empty cells, is a sink so updates need no branch).
     counts: [[i32; 8]; 3],
-    /// (cell, board hash before the move) per move applied.
-    history: Vec<(u16, u64)>,
+    /// (cell, colour state, board hash before the move) per move applied.
+    history: Vec<(u16, u8, u64)>,
     updates: u64,
+    /// Whether `counts` is kept up to date (search needs it; the greedy
+    /// player only needs cell scores and saves a fifth of each update).
+    track_counts: bool,
+    /// The empty board's state, copied in to start a new game: far cheaper
+    /// than undoing the previous game move by move.
+    blank: Arc<Blank>,
+}
+
+struct Blank {
+    slots: Vec<Slot>,
+    scores: [Vec<f64>; 2],
+    counts: [[i32; 8]; 3],
 }
 
 impl Evaluator {
@@ -69,8 +81,23 @@ impl Evaluator {
             counts: [[0; 8]; 3],
             history: Vec::with_capacity(n),
             updates: 0,
+            track_counts: true,
+            blank: Arc::new(Blank {
+                slots: Vec::new(),
+                scores: [Vec::new(), Vec::new()],
+                counts: [[0; 8]; 3],
+            }),
         };
         e.set_weights(weights);
+        e
+    }
+
+    /// An evaluator that keeps only the cell scores up to date, for players
+    /// that never ask for a board value (the greedy player). Board values
+    /// still work but are recomputed from scratch on every call.
+    pub fn for_cell_scores(weights: Weights) -> Evaluator {
+        let mut e = Evaluator::new(weights);
+        e.track_counts = false;
         e
     }
 
@@ -91,7 +118,22 @@ impl Evaluator {
             }
         }
         self.weights = weights;
+        let states: Vec<u8> = self.slots.iter().map(|s| s.state).collect();
+        for s in &mut self.slots {
+            s.state = 0;
+        }
         self.rebuild();
+        self.blank = Arc::new(Blank {
+            slots: self.slots.clone(),
+            scores: self.scores.clone(),
+            counts: self.counts,
+        });
+        if states.iter().any(|&s| s != 0) {
+            for (slot, s) in self.slots.iter_mut().zip(states) {
+                slot.state = s;
+            }
+            self.rebuild();
+        }
     }
 
     pub fn weights(&self) -> &Weights {
@@ -110,10 +152,10 @@ impl Evaluator {
     /// Back to the empty board.
     pub fn reset(&mut self) {
         self.history.clear();
-        for s in &mut self.slots {
-            s.state = 0;
-        }
-        self.rebuild();
+        self.slots.copy_from_slice(&self.blank.slots);
+        self.scores[0].copy_from_slice(&self.blank.scores[0]);
+        self.scores[1].copy_from_slice(&self.blank.scores[1]);
+        self.counts = self.blank.counts;
     }
 
     /// Recomputes everything from `cells` (used on reset and weight change).
@@ -123,7 +165,9 @@ impl Evaluator {
         for c in 0..n {
             let mut code = self.geo.empty_codes[c];
             for (d, code) in code.iter_mut().enumerate() {
-                *code |= self.line_code_from_cells(c, d);
+                let stones = self.line_code_from_cells(c, d);
+                code[0] |= stones[0];
+                code[1] |= stones[1];
             }
             self.slots[c].code = code;
         }
@@ -141,7 +185,7 @@ impl Evaluator {
     }
 
     /// The stones around `c` in direction `d` as code bits (edges excluded).
-    fn line_code_from_cells(&self, c: usize, d: usize) -> u128 {
+    fn line_code_from_cells(&self, c: usize, d: usize) -> [u64; 2] {
         let rules = &self.geo.rules;
         let (dx, dy) = super::geometry::DIRS[d];
         let r = super::shape::radius(rules.k, rules.rule) as i32;
@@ -149,27 +193,27 @@ impl Evaluator {
             (c % rules.width as usize) as i32,
             (c / rules.width as usize) as i32,
         );
-        let mut code = 0u128;
+        let mut code = [0u64; 2];
         for i in -r..=r {
             let (qx, qy) = (x + i * dx, y + i * dy);
             if i == 0 || qx < 0 || qy < 0 || qx >= rules.width as i32 || qy >= rules.height as i32 {
                 continue;
             }
-            let s = self.slots[(qy * rules.width as i32 + qx) as usize].state as u128;
-            code |= s << (2 * super::shape::position(i, r as usize));
+            let s = self.slots[(qy * rules.width as i32 + qx) as usize].state as u64;
+            let bit = 2 * super::shape::position(i, r as usize);
+            code[bit / 64] |= s << (bit % 64);
         }
         code
     }
 
     #[inline]
-    fn lookup(&mut self, code: u128) -> [u8; 2] {
+    fn lookup(&mut self, code: [u64; 2]) -> [u8; 2] {
         match (&self.geo.dense, &mut self.sparse) {
-            (Some(t), _) => t[code as usize],
-            (None, Some(c)) => c.pair(code),
+            (Some(t), _) => t[code[0] as usize],
+            (None, Some(c)) => c.pair(join(code)),
             (None, None) => unreachable!("an evaluator without a dense table has a classifier"),
         }
     }
-
 
     /// Sets (`color = 1/2`) or clears (`0`) the stone at `cell` and updates
     /// every cell whose window sees it.
@@ -185,14 +229,17 @@ impl Evaluator {
             scores,
             counts,
             updates,
+            track_counts,
             ..
         } = self;
         let me = &mut slots[cell];
         let old_state = me.state as usize;
         // The cell itself: its own code is unchanged, only its owner.
-        for pair in me.shape {
-            counts[old_state][shape_for(old_state, pair)] -= 1;
-            counts[state as usize][shape_for(state as usize, pair)] += 1;
+        if *track_counts {
+            for pair in me.shape {
+                counts[old_state][shape_for(old_state, pair)] -= 1;
+                counts[state as usize][shape_for(state as usize, pair)] += 1;
+            }
         }
         me.state = state;
         me.penalty = if state == 0 { 0.0 } else { f64::NEG_INFINITY };
@@ -203,18 +250,22 @@ impl Evaluator {
             for t in touches {
                 let q = t.cell as usize;
                 let slot = &mut slots[q];
-                let code = (slot.code[d] & !(3u128 << t.shift)) | ((state as u128) << t.shift);
-                slot.code[d] = code;
+                let word = &mut slot.code[d][t.word as usize];
+                *word = (*word & !(3u64 << t.shift)) | ((state as u64) << t.shift);
                 let new = match (geo.dense.as_deref(), sparse.as_deref_mut()) {
-                    (Some(table), _) => table[code as usize],
-                    (None, Some(c)) => c.pair(code),
-                    (None, None) => unreachable!("an evaluator without a dense table has a classifier"),
+                    (Some(table), _) => table[slot.code[d][0] as usize],
+                    (None, Some(c)) => c.pair(join(slot.code[d])),
+                    (None, None) => {
+                        unreachable!("an evaluator without a dense table has a classifier")
+                    }
                 };
                 let old = slot.shape[d];
                 slot.shape[d] = new;
-                let qs = slot.state as usize;
-                counts[qs][shape_for(qs, old)] -= 1;
-                counts[qs][shape_for(qs, new)] += 1;
+                if *track_counts {
+                    let qs = slot.state as usize;
+                    counts[qs][shape_for(qs, old)] -= 1;
+                    counts[qs][shape_for(qs, new)] += 1;
+                }
                 slot.val[d] = pairval[new[0] as usize * 8 + new[1] as usize];
                 rescore(slot, scores, q);
             }
@@ -225,13 +276,14 @@ impl Evaluator {
     /// by [`Evaluator::sync`]).
     pub fn play(&mut self, m: Move, color: Color, hash: u64) {
         let cell = self.geo.rules.index(m);
-        self.history.push((cell as u16, hash));
-        self.set_cell(cell, color.index() as u8 + 1);
+        let state = color.index() as u8 + 1;
+        self.history.push((cell as u16, state, hash));
+        self.set_cell(cell, state);
     }
 
     /// Takes back the last move.
     pub fn undo(&mut self) {
-        if let Some((cell, _)) = self.history.pop() {
+        if let Some((cell, _, _)) = self.history.pop() {
             self.set_cell(cell as usize, 0);
         }
     }
@@ -240,14 +292,19 @@ impl Evaluator {
     /// undo/play steps (it keeps the longest common history prefix).
     pub fn sync(&mut self, board: &Board) {
         let mut n = self.history.len().min(board.ply());
-        // The hash before move i equals board.hash_at(i) on a shared prefix.
-        while n > 0
-            && (self.history[n - 1].1 != board.hash_at(n - 1) || {
-                let (m, _) = board.move_at(n - 1);
-                self.history[n - 1].0 as usize != self.geo.rules.index(m)
-            })
-        {
+        // Move i is shared when the position before it (by hash), its cell
+        // and its colour agree; then every earlier move is shared too.
+        while n > 0 && {
+            let (m, c) = board.move_at(n - 1);
+            let (cell, state, hash) = self.history[n - 1];
+            hash != board.hash_at(n - 1)
+                || cell as usize != self.geo.rules.index(m)
+                || state != c.index() as u8 + 1
+        } {
             n -= 1;
+        }
+        if n == 0 {
+            self.reset();
         }
         while self.history.len() > n {
             self.undo();
@@ -299,14 +356,36 @@ impl Evaluator {
             .sum()
     }
 
+    /// Calls `f` with the shape counts: the maintained ones, or counts
+    /// recomputed from the cells when this evaluator does not track them.
+    fn with_counts<R>(&self, f: impl FnOnce(&[[i32; 8]; 3]) -> R) -> R {
+        if self.track_counts {
+            return f(&self.counts);
+        }
+        let mut c = [[0; 8]; 3];
+        for slot in &self.slots {
+            let st = slot.state as usize;
+            for pair in slot.shape {
+                c[st][shape_for(st, pair)] += 1;
+            }
+        }
+        f(&c)
+    }
+
     /// (stone, direction) pairs of `color` with shape `s`.
     pub fn shape_count(&self, color: Color, s: Shape) -> i32 {
-        self.counts[color.index() + 1][s as usize]
+        self.with_counts(|c| c[color.index() + 1][s as usize])
     }
 
     /// Whether `color` has a stone with a (k−1) shape: it could win at once.
     #[inline]
     pub fn can_win_now(&self, color: Color) -> bool {
+        if !self.track_counts {
+            return self.with_counts(|c| {
+                let c = &c[color.index() + 1];
+                c[Shape::Open1 as usize] + c[Shape::Closed1 as usize] > 0
+            });
+        }
         let c = &self.counts[color.index() + 1];
         c[Shape::Open1 as usize] + c[Shape::Closed1 as usize] > 0
     }
@@ -324,11 +403,15 @@ impl Evaluator {
     ///
     /// Swapping every stone's colour and the side to move leaves it unchanged.
     pub fn evaluate(&self, mover: Color) -> f64 {
-        if self.can_win_now(mover) {
+        self.with_counts(|counts| self.value_from_counts(counts, mover))
+    }
+
+    fn value_from_counts(&self, counts: &[[i32; 8]; 3], mover: Color) -> f64 {
+        let me = &counts[mover.index() + 1];
+        let them = &counts[mover.opponent().index() + 1];
+        if me[Shape::Open1 as usize] + me[Shape::Closed1 as usize] > 0 {
             return WIN;
         }
-        let me = &self.counts[mover.index() + 1];
-        let them = &self.counts[mover.opponent().index() + 1];
         if them[Shape::Open1 as usize] > 0 {
             return LOSS;
         }
@@ -340,6 +423,12 @@ impl Evaluator {
         }
         v
     }
+}
+
+/// A line code as one number (for the memoising classifier).
+#[inline]
+fn join(code: [u64; 2]) -> u128 {
+    (code[1] as u128) << 64 | code[0] as u128
 }
 
 /// Recomputes a cell's two scores from its direction values, always in
@@ -354,8 +443,8 @@ fn rescore(slot: &Slot, scores: &mut [Vec<f64>; 2], c: usize) {
 /// Everything the evaluator keeps about one cell.
 #[derive(Clone, Copy, Default)]
 struct Slot {
-    /// Line code per direction.
-    code: [u128; 4],
+    /// Line code per direction, as (low, high) 64-bit words.
+    code: [[u64; 2]; 4],
     /// `[black's, white's]` shape per direction.
     shape: [[u8; 2]; 4],
     /// `[value if black moves, if white moves]` per direction.
@@ -366,8 +455,11 @@ struct Slot {
     state: u8,
 }
 
-/// The shape index that counts for a cell in `state` (0 empty → sink 0).
+/// The shape index that counts for a cell in `state` (0 empty → sink 0):
+/// the pair packed in a word with a zero byte first, shifted by the state,
+/// so the choice needs neither a branch nor a stack array.
 #[inline(always)]
 fn shape_for(state: usize, pair: [u8; 2]) -> usize {
-    [0, pair[0], pair[1]][state] as usize
+    let word = ((pair[1] as u32) << 16) | ((pair[0] as u32) << 8);
+    ((word >> (8 * state)) & 0xFF) as usize
 }

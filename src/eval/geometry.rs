@@ -10,11 +10,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// The four line directions as (dx, dy).
 pub(crate) const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
-/// One entry of a neighbour list: the cell whose code changes and the bit
-/// shift of the changed 2-bit field in its code.
+/// One entry of a neighbour list: the cell whose code changes, and where
+/// the changed 2-bit field sits in its code (a code is two 64-bit words so
+/// that updates are plain 64-bit shifts; small windows use word 0 only).
 #[derive(Clone, Copy)]
 pub(crate) struct Touch {
     pub cell: u16,
+    pub word: u8,
     pub shift: u8,
 }
 
@@ -24,7 +26,7 @@ pub(crate) struct Geometry {
     pub spans: Vec<(u32, u32)>,
     pub list: Vec<Touch>,
     /// Line codes of the empty board, `[cell][dir]`.
-    pub empty_codes: Vec<[u128; 4]>,
+    pub empty_codes: Vec<[[u64; 2]; 4]>,
     /// `[black, white]` shape indices by line code, for small windows.
     pub dense: Option<Arc<Vec<[u8; 2]>>>,
 }
@@ -36,7 +38,7 @@ impl Geometry {
         let on = |x: i32, y: i32| x >= 0 && x < w && y >= 0 && y < h;
         let mut spans = Vec::with_capacity(rules.cells() * 4);
         let mut list = Vec::new();
-        let mut empty_codes = vec![[0u128; 4]; rules.cells()];
+        let mut empty_codes = vec![[[0u64; 2]; 4]; rules.cells()];
         for y in 0..h {
             for x in 0..w {
                 let cell = (y * w + x) as usize;
@@ -49,13 +51,15 @@ impl Geometry {
                         let (qx, qy) = (x + i * dx, y + i * dy);
                         if on(qx, qy) {
                             // This cell sits at offset -i in q's window.
-                            let shift = 2 * position(-i, r as usize) as u8;
+                            let bit = 2 * position(-i, r as usize);
                             list.push(Touch {
                                 cell: (qy * w + qx) as u16,
-                                shift,
+                                word: (bit / 64) as u8,
+                                shift: (bit % 64) as u8,
                             });
                         } else {
-                            empty_codes[cell][d] |= 3u128 << (2 * position(i, r as usize));
+                            let bit = 2 * position(i, r as usize);
+                            empty_codes[cell][d][bit / 64] |= 3u64 << (bit % 64);
                         }
                     }
                     spans.push((start, list.len() as u32));

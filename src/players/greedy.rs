@@ -16,7 +16,7 @@ pub struct Greedy {
 impl Greedy {
     pub fn new(weights: Weights) -> Greedy {
         Greedy {
-            eval: Evaluator::new(weights),
+            eval: Evaluator::for_cell_scores(weights),
             name: "greedy".into(),
         }
     }

@@ -50,17 +50,25 @@ pub trait Player: Send {
     fn new_game(&mut self) {}
 }
 
-/// Index of a maximum of `scores`, ties broken uniformly by `rng`: one max
-/// pass, one pass counting the tied cells, one draw, one pass to find the
-/// drawn cell. Returns `None` if every score is −∞ (no empty cell).
+/// Index of a maximum of `scores`, ties broken uniformly by `rng`: one pass
+/// for the maximum and the number of tied cells, one draw, one pass to find
+/// the drawn cell. Returns `None` if every score is −∞ (no empty cell).
 #[inline]
 pub fn argmax_random(scores: &[f64], rng: &mut Rng) -> Option<usize> {
     use rand::Rng as _;
-    let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    // One pass for the maximum and how many cells share it.
+    let (mut best, mut ties) = (f64::NEG_INFINITY, 0usize);
+    for &s in scores {
+        if s > best {
+            best = s;
+            ties = 1;
+        } else if s == best {
+            ties += 1;
+        }
+    }
     if best == f64::NEG_INFINITY {
         return None;
     }
-    let ties = scores.iter().filter(|&&s| s == best).count();
     let mut pick = if ties > 1 { rng.gen_range(0..ties) } else { 0 };
     for (i, &s) in scores.iter().enumerate() {
         if s == best {
