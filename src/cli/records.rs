@@ -1,10 +1,86 @@
-//! `mnk records` (being written).
+//! `mnk records list|delete FILE`: inspect and prune a records file.
 
-use anyhow::Result;
+use crate::game::Rules;
+use crate::records::{delete_records, list_line, read_records};
+use anyhow::{Context, Result};
+use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
 
-pub fn run(_a: Args) -> Result<()> {
-    anyhow::bail!("mnk records is not implemented yet")
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// One line per game: number, players, result, length in moves, game.
+    List {
+        /// The records file: the original CSV layout, or SGF if it ends in .sgf.
+        file: PathBuf,
+        /// The game of records that do not name it (files of the original program).
+        #[arg(long, default_value = "gomoku")]
+        rules: Rules,
+    },
+    /// Remove games by number (as `list` shows them), atomically; every other
+    /// game stays byte for byte.
+    Delete {
+        /// The records file.
+        file: PathBuf,
+        /// Game numbers from 1, or ranges such as 3-7.
+        #[arg(required = true, value_name = "N")]
+        numbers: Vec<String>,
+    },
+}
+
+pub fn run(a: Args) -> Result<()> {
+    match a.command {
+        Command::List { file, rules } => {
+            let records = read_records(&file, rules)?;
+            for (i, r) in records.iter().enumerate() {
+                println!("{}", list_line(i + 1, r));
+            }
+            let n = records.len();
+            eprintln!(
+                "{}: {n} game{}",
+                file.display(),
+                if n == 1 { "" } else { "s" }
+            );
+            Ok(())
+        }
+        Command::Delete { file, numbers } => {
+            let mut wanted = Vec::new();
+            for text in &numbers {
+                wanted.extend(parse_numbers(text)?);
+            }
+            wanted.sort_unstable();
+            wanted.dedup();
+            let left = delete_records(&file, &wanted)?;
+            let list: Vec<String> = wanted.iter().map(|n| n.to_string()).collect();
+            println!(
+                "{}: deleted game{} {}; {left} game{} left",
+                file.display(),
+                if wanted.len() == 1 { "" } else { "s" },
+                list.join(", "),
+                if left == 1 { "" } else { "s" }
+            );
+            Ok(())
+        }
+    }
+}
+
+/// `7` or `3-7`.
+fn parse_numbers(text: &str) -> Result<Vec<usize>> {
+    let num = |s: &str| {
+        s.trim().parse::<usize>().with_context(|| {
+            format!("bad game number {text:?}: expected N or A-B, such as 3 or 3-7")
+        })
+    };
+    match text.split_once('-') {
+        Some((a, b)) => {
+            let (a, b) = (num(a)?, num(b)?);
+            anyhow::ensure!(a <= b, "bad range {text:?}: expected A-B with A <= B");
+            Ok((a..=b).collect())
+        }
+        None => Ok(vec![num(text)?]),
+    }
 }

@@ -1,1 +1,30 @@
-//! (being written)
+//! Playing in the terminal: sessions between humans and AI players, the
+//! commands typed at the prompt, drawing boards, saving games and
+//! replaying records.
+//!
+//! This is a library so that it can be tested without a terminal:
+//! [`Session`] holds the games of one `mnk play` run and is driven one
+//! input line or one AI move at a time; [`run`] drives it over any
+//! `BufRead` and `Write`; [`render_board`] draws a board as a `String`;
+//! [`Replay`] steps through a [`Record`](crate::records::Record). The
+//! command line (`src/cli/play.rs`, `replay.rs`) only wires them to stdin
+//! and stdout.
+//!
+//! Games are saved when they end, when the player quits and at the end of
+//! input, to the session's records file (the CSV layout of
+//! [`crate::records`]) and optionally an SGF file; `save` during a game
+//! writes it early and later saves update that entry ([`SaveTarget`]).
+
+mod command;
+mod driver;
+mod render;
+mod replay;
+mod save;
+mod session;
+
+pub use command::{Command, CommandError, HELP};
+pub use driver::{run, Terminal, CLEAR_SCREEN};
+pub use render::{glyph, render_board, strip_ansi, winning_line, Marks, Style};
+pub use replay::Replay;
+pub use save::{SaveTarget, Saved};
+pub use session::{describe_rules, Config, Out, SeatKind, Session, SessionError, Turn};
