@@ -3,6 +3,7 @@
 use crate::arena::{self, load_openings, random_openings, Opening, OpeningStyle};
 use crate::game::Rules;
 use crate::players::{Player, PlayerSpec};
+use crate::records::Record;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
@@ -27,6 +28,12 @@ pub struct Args {
     /// Seed for openings and tie-breaks.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Append every game to this records file (the original CSV layout; SGF if it ends in .sgf).
+    #[arg(long, value_name = "FILE")]
+    records: Option<PathBuf>,
+    /// Also append every game to this SGF file.
+    #[arg(long, value_name = "FILE")]
+    sgf: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -35,6 +42,13 @@ pub fn run(a: Args) -> Result<()> {
     // Build once up front so bad specs and weight files fail before any game.
     let pa = a.a.build(rules)?;
     let pb = a.b.build(rules)?;
+    // Likewise refuse a corrupt records file before playing for hours.
+    let record_files: Vec<&PathBuf> = a.records.iter().chain(a.sgf.iter()).collect();
+    for path in &record_files {
+        if path.exists() {
+            crate::records::read_records(path, rules)?;
+        }
+    }
     let openings: Vec<Opening> = match &a.openings_file {
         Some(p) => {
             let mut v = load_openings(p, rules)?;
@@ -61,8 +75,40 @@ pub fn run(a: Args) -> Result<()> {
     let (sa, sb) = (a.a.clone(), a.b.clone());
     let make_a = move || -> Box<dyn Player> { sa.build(rules).expect("built once already") };
     let make_b = move || -> Box<dyn Player> { sb.build(rules).expect("built once already") };
-    let report = arena::run_match(rules, &openings, 0, &make_a, &make_b, a.seed, false)
+    let keep_games = !record_files.is_empty();
+    let report = arena::run_match(rules, &openings, 0, &make_a, &make_b, a.seed, keep_games)
         .context("a game could not be played")?;
+    if keep_games {
+        let date = crate::records::utc_now();
+        let (name_a, name_b) = (a.a.to_string(), a.b.to_string());
+        let games: Vec<Record> = report
+            .games
+            .iter()
+            .map(|g| {
+                let (black, white) = if g.a_black {
+                    (&name_a, &name_b)
+                } else {
+                    (&name_b, &name_a)
+                };
+                Record {
+                    rules,
+                    moves: g.moves.clone(),
+                    result: Some(g.outcome),
+                    black: black.clone(),
+                    white: white.clone(),
+                    date: Some(date.clone()),
+                }
+            })
+            .collect();
+        for path in &record_files {
+            let total = crate::play::append_games(path, &games, rules)?;
+            println!(
+                "{} games appended to {} ({total} games in the file)",
+                games.len(),
+                path.display()
+            );
+        }
+    }
     let t = &report.tally;
     println!("A = {}", pa.name());
     println!("B = {}", pb.name());

@@ -26,5 +26,5 @@ pub use command::{Command, CommandError, HELP};
 pub use driver::{run, Terminal, CLEAR_SCREEN};
 pub use render::{glyph, render_board, strip_ansi, winning_line, Marks, Style};
 pub use replay::Replay;
-pub use save::{SaveTarget, Saved};
+pub use save::{append_games, SaveTarget, Saved};
 pub use session::{describe_rules, Config, Out, SeatKind, Session, SessionError, Turn};

@@ -113,6 +113,36 @@ impl SaveTarget {
     }
 }
 
+/// Appends many games to a records file (CSV, or SGF for `.sgf`) in one
+/// atomic write, as `mnk match --records` does. An existing file must read
+/// cleanly first (games without metadata taken as `rules`); its bytes are
+/// kept as they are. Returns the number of games now in the file.
+pub fn append_games(
+    path: impl AsRef<Path>,
+    records: &[Record],
+    rules: Rules,
+) -> Result<usize, RecordError> {
+    let path = path.as_ref();
+    let io = |error| RecordError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let (mut text, before) = if path.exists() {
+        let before = read_records(path, rules)?.len();
+        (fs::read_to_string(path).map_err(io)?, before)
+    } else {
+        (String::new(), 0)
+    };
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    for r in records {
+        text.push_str(&if is_sgf(path) { r.to_sgf() } else { r.to_csv() });
+    }
+    crate::util::write_atomic(path, text.as_bytes()).map_err(io)?;
+    Ok(before + records.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,6 +190,24 @@ mod tests {
 
             t.new_game();
             assert!(!t.has_saved());
+        }
+    }
+
+    #[test]
+    fn append_many_keeps_the_old_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["m.csv", "m.sgf"] {
+            let path = dir.path().join(name);
+            assert_eq!(
+                append_games(&path, &[record(&["a1"])], Rules::TICTACTOE).unwrap(),
+                1
+            );
+            let before = fs::read_to_string(&path).unwrap();
+            let more = [record(&["b2"]), record(&["c3", "a1"])];
+            assert_eq!(append_games(&path, &more, Rules::TICTACTOE).unwrap(), 3);
+            assert!(fs::read_to_string(&path).unwrap().starts_with(&before));
+            let games = read_records(&path, Rules::TICTACTOE).unwrap();
+            assert_eq!(games[2].plies(), 2);
         }
     }
 
