@@ -1,0 +1,125 @@
+//! The command line on bad input: every mistake gets a clear message that
+//! names the file, line or field, and a non-zero exit — never a panic.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn mnk(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mnk"))
+        .args(args)
+        .output()
+        .expect("the mnk binary runs")
+}
+
+/// Runs `mnk args`, expects failure without a panic, returns stderr.
+fn fails(args: &[&str]) -> String {
+    let out = mnk(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "mnk {args:?} should fail; stderr: {err}");
+    assert!(!err.contains("panicked"), "mnk {args:?} panicked: {err}");
+    err
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn bad_positions_name_the_move() {
+    let e = fails(&["eval", "h8", "h8"]);
+    assert!(e.contains("move 2") && e.contains("occupied"), "{e}");
+    let e = fails(&["eval", "--game", "tictactoe", "d4"]);
+    assert!(e.contains("move 1") && e.contains("off the"), "{e}");
+    let e = fails(&["solve", "b2", "zz"]);
+    assert!(e.contains("move 2") && e.contains("\"zz\""), "{e}");
+    let e = fails(&["solve", "a1", "a2", "b1", "b2", "c1", "c2"]);
+    assert!(e.contains("move 6") && e.contains("over"), "{e}");
+}
+
+#[test]
+fn bad_games_and_flags_are_refused() {
+    let e = fails(&["eval", "--game", "2x2x2"]);
+    assert!(e.contains("2x2x2") || e.contains("side"), "{e}");
+    let e = fails(&["eval", "--game", "5x5x9"]);
+    assert!(e.contains("k = 9"), "{e}");
+    let e = fails(&["match", "greedy", "greedy", "--openings", "0"]);
+    assert!(e.contains("--openings"), "{e}");
+    let e = fails(&["match", "greedy", "gready"]);
+    assert!(e.contains("unknown player"), "{e}");
+    let e = fails(&["solve", "--game", "gomoku"]);
+    assert!(e.contains("cannot solve") || e.contains("empty cells"), "{e}");
+}
+
+#[test]
+fn bad_weight_files_name_file_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read_to_string("weights/gomoku.toml").unwrap();
+    let missing = write(dir.path(), "missing.toml", &good.replace("open3 = 5000", ""));
+    let e = fails(&["eval", "--weights", &missing]);
+    assert!(e.contains("missing.toml") && e.contains("own.open3"), "{e}");
+    let negative = write(dir.path(), "neg.toml", &good.replace("open3 = 5000", "open3 = -5"));
+    let e = fails(&["eval", "--weights", &negative]);
+    assert!(e.contains("neg.toml") && e.contains("own.open3") && e.contains("out of range"), "{e}");
+    let broken = write(dir.path(), "broken.toml", "attack = [\n");
+    let e = fails(&["eval", "--weights", &broken]);
+    assert!(e.contains("broken.toml") && e.contains("TOML"), "{e}");
+    let e = fails(&["eval", "--game", "tictactoe", "--weights", "weights/gomoku.toml"]);
+    assert!(e.contains("made for gomoku") && e.contains("--any-game"), "{e}");
+    let e = fails(&["match", "greedy:weights=weights/tictactoe.toml", "greedy"]);
+    assert!(e.contains("tictactoe.toml"), "{e}");
+}
+
+#[test]
+fn txt_import_errors_name_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("w.toml").display().to_string();
+    let short = write(dir.path(), "short.txt", "1 1 100\n200 300\n");
+    let e = fails(&["weights", "import", &short, "-o", &out]);
+    assert!(e.contains("short.txt") && e.contains("found 5 numbers"), "{e}");
+    let bad = write(dir.path(), "bad.txt", "1 1 100 10\n1 x 1 1 1 1 1 1 1 1 1 1\n");
+    let e = fails(&["weights", "import", &bad, "-o", &out]);
+    assert!(e.contains("bad.txt") && e.contains("line 2") && e.contains("open4_opp"), "{e}");
+    assert!(!Path::new(&out).exists(), "nothing is written on error");
+}
+
+#[test]
+fn txt_round_trips_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let txt = "2 3 100000 90000 8000 7000 600 500 400 300 20 10 9 8 7 6\n";
+    let src = write(dir.path(), "ChessboardValue.txt", txt);
+    let toml = dir.path().join("w.toml").display().to_string();
+    assert!(mnk(&["weights", "import", &src, "-o", &toml]).status.success());
+    let out = mnk(&["weights", "export", &toml]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), txt);
+}
+
+#[test]
+fn bad_openings_files_name_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, needle) in [
+        ("0,0, 1,0\n0,0, 1\n", "line 2"),
+        ("0,0, 9,9\n", "off the"),
+        ("0,0, 0,0\n", "occupied"),
+        ("0,0, a,1\n", "integer"),
+        ("# only a comment\n\n", "no openings"),
+    ] {
+        let f = write(dir.path(), "open.txt", text);
+        let e = fails(&["match", "greedy", "greedy", "-n", "2", "--openings-file", &f]);
+        assert!(e.contains("open.txt") && e.contains(needle), "{text:?}: {e}");
+    }
+    let e = fails(&["match", "greedy", "greedy", "--openings-file", "/no/such/file.txt"]);
+    assert!(e.contains("/no/such/file.txt"), "{e}");
+}
+
+#[test]
+fn a_good_openings_file_is_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "open.txt", "0,0, 1,0, 1,1\n-1,-1, 2,2\n");
+    let out = mnk(&["match", "greedy", "random", "-n", "5", "--openings-file", &f]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("2 openings x 2 colours"), "{text}");
+}
