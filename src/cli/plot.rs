@@ -1,10 +1,19 @@
-//! `mnk plot` (being written).
+//! `mnk plot runs/<name>`: redraw a run's charts from its files.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// The run folder (runs/<name>).
+    run: PathBuf,
+}
 
-pub fn run(_a: Args) -> Result<()> {
-    anyhow::bail!("mnk plot is not implemented yet")
+pub fn run(a: Args) -> Result<()> {
+    let files = crate::plot::plot_run(&a.run)
+        .with_context(|| format!("cannot plot {}", a.run.display()))?;
+    for f in files {
+        println!("{}", f.display());
+    }
+    Ok(())
 }

@@ -1,1 +1,101 @@
-//! (being written)
+//! Self-play training of a weight set, the original program's trainer done
+//! right: reproducible, resumable, checked.
+//!
+//! Each round ([`round::play_round`]):
+//! 1. the incumbent is perturbed into C challengers
+//!    ([`perturb::perturb`]: every weight times `exp(σ·N(0,1))`, clamped);
+//! 2. the C + 1 players play a round robin: every pair plays G openings,
+//!    each with both colours, in parallel over rayon;
+//! 3. each player scores wins − losses; the best becomes the incumbent, the
+//!    incumbent staying on a tie ([`round::select`]);
+//! 4. every R rounds the incumbent is checked ([`checks`]): against the
+//!    exact player on boards it can solve, against the start and shipped
+//!    weights on large boards;
+//! 5. the round is written to the run folder ([`rundir`]).
+//!
+//! Every random choice derives from the run's seed and the round number, so
+//! a run is a pure function of its [`RunConfig`] whatever the thread count,
+//! and a run resumed after a crash ends exactly like one never interrupted.
+//!
+//! ```no_run
+//! use mnk::game::Rules;
+//! use mnk::train::{NoObserver, RunConfig, Trainer};
+//! let mut cfg = RunConfig::defaults(Rules::TICTACTOE);
+//! cfg.name = "ttt".into();
+//! cfg.start = "flat".into();
+//! let start = mnk::eval::Weights::flat(Rules::TICTACTOE);
+//! let mut t = Trainer::create(cfg, start, "runs".as_ref(), false).unwrap();
+//! t.run(&mut NoObserver).unwrap();
+//! println!("{}", t.incumbent().to_toml("trained"));
+//! ```
+
+pub mod checks;
+pub mod config;
+pub mod perturb;
+pub mod round;
+pub mod rundir;
+mod trainer;
+
+pub use checks::{Check, CheckRow, ExactCheck, Oracle, RefCheck};
+pub use config::{RunConfig, StartWeights, TrainedPlayer, MIN_WEIGHT};
+pub use round::{Reason, RoundResult};
+pub use rundir::RunDir;
+pub use trainer::{NoObserver, Observer, RoundEvent, Trainer, Verdict};
+
+use std::path::PathBuf;
+
+/// Why training could not start, go on, or resume.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    /// A setting is out of range (σ ≤ 0, C < 1, G < 1, a bad name, …).
+    #[error("bad setting {field}: {message}")]
+    Config { field: String, message: String },
+    /// The run folder exists and `--force` was not given.
+    #[error("{path} already exists: pass --force to overwrite it, --resume {path} to continue it, or choose another --name", path = path.display())]
+    Exists { path: PathBuf },
+    /// `--force` was given for a folder that holds other files.
+    #[error("{path} holds {entry:?}, which is not part of a run folder; not deleting it", path = path.display())]
+    NotARun { path: PathBuf, entry: String },
+    /// No `run.toml` where a run was expected.
+    #[error("{path} is not a run folder: it has no run.toml", path = path.display())]
+    NoRun { path: PathBuf },
+    /// `run.toml` is not valid.
+    #[error("{path}: {message}")]
+    BadRunToml { path: String, message: String },
+    /// A CSV file of the run is damaged or cut short.
+    #[error("{path}:{line}: {message}", path = path.display())]
+    Corrupt {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    /// The start weights do not match the rows of the run.
+    #[error("{path}: {message}", path = path.display())]
+    Inconsistent { path: PathBuf, message: String },
+    /// A file could not be written (unwritable folder, full disk, …).
+    #[error("{path}: cannot write: {source}", path = path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file could not be read.
+    #[error("{path}: cannot read: {source}", path = path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Bad start weights (file unreadable, out of range, wrong game).
+    #[error(transparent)]
+    Weights(#[from] crate::eval::WeightsError),
+    /// A bad openings file.
+    #[error(transparent)]
+    Openings(#[from] crate::arena::OpeningError),
+    /// A game could not be played.
+    #[error("a game could not be played: {0}")]
+    Game(#[from] crate::arena::GameError),
+    /// An exact check could not be made.
+    #[error("check: {0}")]
+    Check(String),
+}

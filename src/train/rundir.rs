@@ -1,0 +1,631 @@
+//! The run folder `runs/<name>/` and its file formats.
+//!
+//! ```text
+//! runs/<name>/
+//!   run.toml              the configuration (RunConfig), seed included
+//!   rounds.csv            one row per completed round, round 0 = the start
+//!   checks.csv            one row per check (per reference on large boards)
+//!   progress.csv          timing per round (not deterministic; informative)
+//!   openings.txt          copy of --openings-file, if one was given
+//!   weights/start.toml    the start weights
+//!   weights/round-NNNN.toml   the incumbent after round NNNN
+//!   weights/best.toml     the incumbent after the last completed round
+//!   plots/                drawn by `mnk plot`
+//! ```
+//!
+//! Every file is written whole to a temporary file and renamed
+//! ([`crate::util::write_atomic`]). In a round the weight files, then
+//! `checks.csv` and `progress.csv`, and last `rounds.csv` are written, so
+//! `rounds.csv` is the commit point: a crash at any moment leaves the last
+//! complete round in it, and rows of other files that belong to later
+//! rounds are dropped on resume.
+//!
+//! # `rounds.csv`
+//!
+//! Header, then one row per round, in order from 0:
+//!
+//! | column | meaning |
+//! | --- | --- |
+//! | `round` | 0 for the start weights, then 1, 2, … |
+//! | `sigma` | the perturbation's σ this round (0 in round 0) |
+//! | `games`, `plies` | games and plies played in the round robin |
+//! | `champion` | index of the new incumbent: 0 = the incumbent was kept, i = challenger i |
+//! | `reason` | `start`, `incumbent-best`, `incumbent-tied` (kept on a tie), `challenger-best`, `challenger-tied` (lowest index among tied challengers) |
+//! | `pI_wins`, `pI_draws`, `pI_losses`, `pI_score` | player I's W/D/L over the round robin and its score W − L (I = 0 the incumbent, 1..=C the challengers) |
+//! | `attack`, `defence`, `own.<shape>`, `opp.<shape>` | every weight of the new incumbent, by name |
+//!
+//! Numbers are printed in the shortest form that reads back to the same
+//! `f64`, so the last row restores the incumbent exactly. Nothing depends
+//! on time or thread count: the file is byte-identical for any number of
+//! threads.
+//!
+//! # `checks.csv`
+//!
+//! On boards the exact player solves:
+//! `round,positions,agreement,agreement_all_ties,lost_lines,lost_as_black,lost_as_white,no_loss_depth`
+//! (agreement as a fraction; `no_loss_depth` is 1 to 4 or `none`; see
+//! [`super::checks`]).
+//!
+//! On large boards, one row per reference:
+//! `round,reference,games,wins,draws,losses,ptnml_0,ptnml_1,ptnml_2,ptnml_3,ptnml_4,score,elo,elo_lo,elo_hi`
+//! (the trained player's view; `ptnml_i` counts opening pairs where it
+//! scored i/2 points; Elo and the 95% interval are pentanomial).
+
+use super::checks::{Check, CheckRow, ExactCheck, RefCheck};
+use super::config::RunConfig;
+use super::round::{Reason, RoundResult};
+use super::TrainError;
+use crate::arena::stats::{PairedTally, Pentanomial, Tally};
+use crate::eval::Weights;
+use std::path::{Path, PathBuf};
+
+/// The entries a run folder may hold (so `--force` never deletes a folder
+/// that is not a run).
+const KNOWN_ENTRIES: [&str; 8] = [
+    "run.toml",
+    "rounds.csv",
+    "checks.csv",
+    "progress.csv",
+    "openings.txt",
+    "weights",
+    "plots",
+    "verdict.txt",
+];
+
+/// A run folder.
+#[derive(Clone, Debug)]
+pub struct RunDir {
+    path: PathBuf,
+}
+
+impl RunDir {
+    /// The folder at `path` (nothing is read or created).
+    pub fn new(path: impl Into<PathBuf>) -> RunDir {
+        RunDir { path: path.into() }
+    }
+
+    /// Creates `runs_dir/name`. An existing folder is an error unless
+    /// `force`, and even then it is only emptied if it holds nothing but
+    /// run files.
+    pub fn create(runs_dir: &Path, name: &str, force: bool) -> Result<RunDir, TrainError> {
+        super::config::check_name(name)?;
+        let path = runs_dir.join(name);
+        if path.exists() {
+            if !force {
+                return Err(TrainError::Exists { path });
+            }
+            let entries = std::fs::read_dir(&path).map_err(|source| TrainError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            for e in entries {
+                let e = e.map_err(|source| TrainError::Read {
+                    path: path.clone(),
+                    source,
+                })?;
+                let n = e.file_name().to_string_lossy().into_owned();
+                if !KNOWN_ENTRIES.contains(&n.as_str()) && !n.starts_with('.') {
+                    return Err(TrainError::NotARun {
+                        path: path.clone(),
+                        entry: n,
+                    });
+                }
+            }
+            std::fs::remove_dir_all(&path).map_err(|source| TrainError::Write {
+                path: path.clone(),
+                source,
+            })?;
+        }
+        std::fs::create_dir_all(path.join("weights")).map_err(|source| TrainError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(RunDir { path })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A file of the folder.
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.path.join(name)
+    }
+
+    pub fn run_toml(&self) -> PathBuf {
+        self.file("run.toml")
+    }
+
+    pub fn rounds_csv(&self) -> PathBuf {
+        self.file("rounds.csv")
+    }
+
+    pub fn checks_csv(&self) -> PathBuf {
+        self.file("checks.csv")
+    }
+
+    pub fn progress_csv(&self) -> PathBuf {
+        self.file("progress.csv")
+    }
+
+    pub fn openings_txt(&self) -> PathBuf {
+        self.file("openings.txt")
+    }
+
+    pub fn plots(&self) -> PathBuf {
+        self.file("plots")
+    }
+
+    pub fn start_weights(&self) -> PathBuf {
+        self.path.join("weights").join("start.toml")
+    }
+
+    pub fn best_weights(&self) -> PathBuf {
+        self.path.join("weights").join("best.toml")
+    }
+
+    /// `weights/round-NNNN.toml`.
+    pub fn round_weights(&self, round: u32) -> PathBuf {
+        self.path
+            .join("weights")
+            .join(format!("round-{round:04}.toml"))
+    }
+
+    /// Writes a file atomically; errors name the path.
+    pub fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
+        crate::util::write_atomic(path, bytes).map_err(|source| TrainError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
+    /// Reads a file; `None` if it does not exist.
+    pub fn read_optional(&self, path: &Path) -> Result<Option<String>, TrainError> {
+        match std::fs::read(path) {
+            Ok(bytes) => String::from_utf8(bytes)
+                .map(Some)
+                .map_err(|_| TrainError::Corrupt {
+                    path: path.to_path_buf(),
+                    line: 0,
+                    message: "not UTF-8 text".into(),
+                }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(source) => Err(TrainError::Read {
+                path: path.to_path_buf(),
+                source,
+            }),
+        }
+    }
+
+    /// Reads and checks `run.toml`.
+    pub fn read_config(&self) -> Result<RunConfig, TrainError> {
+        let path = self.run_toml();
+        let text = self
+            .read_optional(&path)?
+            .ok_or_else(|| TrainError::NoRun {
+                path: self.path.clone(),
+            })?;
+        RunConfig::from_toml(&text, &path.display().to_string())
+    }
+
+    /// Reads `weights/start.toml`, which must be for the run's game.
+    pub fn read_start(&self, cfg: &RunConfig) -> Result<Weights, TrainError> {
+        let w = Weights::load(&self.start_weights(), cfg.game, false)?;
+        w.validate(&self.start_weights().display().to_string())?;
+        Ok(w)
+    }
+
+    /// Reads `rounds.csv` (empty if missing) and checks every row against
+    /// the configuration.
+    pub fn read_rounds(&self, cfg: &RunConfig) -> Result<Vec<RoundResult>, TrainError> {
+        let path = self.rounds_csv();
+        match self.read_optional(&path)? {
+            None => Ok(Vec::new()),
+            Some(text) => parse_rounds(&text, &path, cfg),
+        }
+    }
+
+    /// Reads `checks.csv` (empty if missing).
+    pub fn read_checks(&self, cfg: &RunConfig) -> Result<Vec<CheckRow>, TrainError> {
+        let path = self.checks_csv();
+        match self.read_optional(&path)? {
+            None => Ok(Vec::new()),
+            Some(text) => parse_checks(&text, &path, super::config::is_small(cfg.game)),
+        }
+    }
+}
+
+/// Shortest text that reads back to the same number.
+pub(crate) fn num(v: f64) -> String {
+    format!("{v}")
+}
+
+/// The header of `rounds.csv` for a configuration.
+pub fn rounds_header(cfg: &RunConfig) -> Vec<String> {
+    let mut h: Vec<String> = ["round", "sigma", "games", "plies", "champion", "reason"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    for i in 0..=cfg.challengers {
+        for f in ["wins", "draws", "losses", "score"] {
+            h.push(format!("p{i}_{f}"));
+        }
+    }
+    for (name, _) in Weights::flat(cfg.game).named_values() {
+        h.push(name);
+    }
+    h
+}
+
+fn csv_line(fields: &[String]) -> String {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    // Writing to a Vec cannot fail.
+    let _ = w.write_record(fields);
+    let _ = w.flush();
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// The CSV header line of `rounds.csv`.
+pub fn rounds_header_line(cfg: &RunConfig) -> String {
+    csv_line(&rounds_header(cfg))
+}
+
+/// One `rounds.csv` row.
+pub fn round_line(r: &RoundResult) -> String {
+    let mut f = vec![
+        r.round.to_string(),
+        num(r.sigma),
+        r.games.to_string(),
+        r.plies.to_string(),
+        r.champion.to_string(),
+        r.reason.as_str().to_string(),
+    ];
+    for (i, t) in r.tallies.iter().enumerate() {
+        f.push(t.wins.to_string());
+        f.push(t.draws.to_string());
+        f.push(t.losses.to_string());
+        f.push(r.score(i).to_string());
+    }
+    for v in r.weights.to_vec() {
+        f.push(num(v));
+    }
+    csv_line(&f)
+}
+
+/// Splits CSV text into records, each with its 1-based line number.
+/// The text must end with a newline (a missing one means a cut file).
+fn records(text: &str, path: &Path) -> Result<Vec<(usize, Vec<String>)>, TrainError> {
+    let corrupt = |line: usize, message: String| TrainError::Corrupt {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    if !text.is_empty() && !text.ends_with('\n') {
+        return Err(corrupt(
+            text.lines().count(),
+            "the last line is incomplete (the file was cut short)".into(),
+        ));
+    }
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let mut out = Vec::new();
+    for rec in rdr.records() {
+        let rec = rec.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line() as usize);
+            corrupt(line, format!("not valid CSV: {e}"))
+        })?;
+        let line = rec.position().map_or(0, |p| p.line() as usize);
+        out.push((line, rec.iter().map(str::to_string).collect()));
+    }
+    Ok(out)
+}
+
+fn parse_field<T: std::str::FromStr>(
+    path: &Path,
+    line: usize,
+    name: &str,
+    text: &str,
+) -> Result<T, TrainError> {
+    text.trim().parse().map_err(|_| TrainError::Corrupt {
+        path: path.to_path_buf(),
+        line,
+        message: format!("column {name}: {text:?} is not a valid value"),
+    })
+}
+
+/// Parses `rounds.csv` and checks it against the configuration: the
+/// header, every field, rounds numbered 0, 1, 2, … and consistent counts.
+pub fn parse_rounds(
+    text: &str,
+    path: &Path,
+    cfg: &RunConfig,
+) -> Result<Vec<RoundResult>, TrainError> {
+    let corrupt = |line: usize, message: String| TrainError::Corrupt {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let recs = records(text, path)?;
+    let header = rounds_header(cfg);
+    let Some((hl, h)) = recs.first() else {
+        return Ok(Vec::new());
+    };
+    if *h != header {
+        return Err(corrupt(
+            *hl,
+            format!(
+                "the header does not match run.toml (expected {} columns: {} …)",
+                header.len(),
+                header[..6].join(",")
+            ),
+        ));
+    }
+    let players = cfg.challengers as usize + 1;
+    let nw = header.len() - 6 - 4 * players;
+    let mut out: Vec<RoundResult> = Vec::new();
+    for (line, rec) in &recs[1..] {
+        let line = *line;
+        if rec.len() != header.len() {
+            return Err(corrupt(
+                line,
+                format!(
+                    "{} fields, expected {} (the row is cut or damaged)",
+                    rec.len(),
+                    header.len()
+                ),
+            ));
+        }
+        let f = |i: usize| rec[i].as_str();
+        let round: u32 = parse_field(path, line, "round", f(0))?;
+        if round as usize != out.len() {
+            return Err(corrupt(
+                line,
+                format!("round {round} where round {} was expected", out.len()),
+            ));
+        }
+        let sigma: f64 = parse_field(path, line, "sigma", f(1))?;
+        let games: u64 = parse_field(path, line, "games", f(2))?;
+        let plies: u64 = parse_field(path, line, "plies", f(3))?;
+        let champion: usize = parse_field(path, line, "champion", f(4))?;
+        if champion >= players {
+            return Err(corrupt(
+                line,
+                format!("champion {champion} is not a player (0 to {})", players - 1),
+            ));
+        }
+        let reason = Reason::parse(f(5))
+            .ok_or_else(|| corrupt(line, format!("unknown reason {:?}", f(5))))?;
+        let mut tallies = Vec::with_capacity(players);
+        let mut total = 0u64;
+        for p in 0..players {
+            let c = 6 + 4 * p;
+            let t = Tally::new(
+                parse_field(path, line, &header[c], f(c))?,
+                parse_field(path, line, &header[c + 1], f(c + 1))?,
+                parse_field(path, line, &header[c + 2], f(c + 2))?,
+            );
+            let s: i64 = parse_field(path, line, &header[c + 3], f(c + 3))?;
+            if s != t.wins as i64 - t.losses as i64 {
+                return Err(corrupt(
+                    line,
+                    format!("{} = {s} is not wins - losses", header[c + 3]),
+                ));
+            }
+            total += t.games();
+            tallies.push(t);
+        }
+        if total != 2 * games {
+            return Err(corrupt(
+                line,
+                format!("the players' games add up to {total}, not twice the {games} games"),
+            ));
+        }
+        let mut v = Vec::with_capacity(nw);
+        for c in 6 + 4 * players..header.len() {
+            let x: f64 = parse_field(path, line, &header[c], f(c))?;
+            if !(x.is_finite() && (0.0..=crate::eval::MAX_WEIGHT).contains(&x)) {
+                return Err(corrupt(
+                    line,
+                    format!("column {}: weight {x} is out of range", header[c]),
+                ));
+            }
+            v.push(x);
+        }
+        let weights = Weights::from_vec(cfg.game, &v)
+            .ok_or_else(|| corrupt(line, "wrong number of weights".into()))?;
+        out.push(RoundResult {
+            round,
+            sigma,
+            games,
+            plies,
+            tallies,
+            champion,
+            reason,
+            weights,
+        });
+    }
+    Ok(out)
+}
+
+/// The header of `checks.csv`.
+pub fn checks_header(small: bool) -> Vec<&'static str> {
+    if small {
+        vec![
+            "round",
+            "positions",
+            "agreement",
+            "agreement_all_ties",
+            "lost_lines",
+            "lost_as_black",
+            "lost_as_white",
+            "no_loss_depth",
+        ]
+    } else {
+        vec![
+            "round",
+            "reference",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "ptnml_0",
+            "ptnml_1",
+            "ptnml_2",
+            "ptnml_3",
+            "ptnml_4",
+            "score",
+            "elo",
+            "elo_lo",
+            "elo_hi",
+        ]
+    }
+}
+
+/// The header line of `checks.csv`.
+pub fn checks_header_line(small: bool) -> String {
+    let h: Vec<String> = checks_header(small).iter().map(|s| s.to_string()).collect();
+    csv_line(&h)
+}
+
+/// The `checks.csv` lines of one check.
+pub fn check_lines(c: &CheckRow) -> String {
+    match &c.check {
+        Check::Exact(e) => csv_line(&[
+            c.round.to_string(),
+            e.positions.to_string(),
+            num(e.agreement),
+            num(e.agreement_all_ties),
+            e.lost_lines().to_string(),
+            e.lost_as_black.to_string(),
+            e.lost_as_white.to_string(),
+            e.no_loss_depth
+                .map_or("none".to_string(), |d| d.to_string()),
+        ]),
+        Check::Match(refs) => refs
+            .iter()
+            .map(|r| {
+                let t = &r.tally;
+                let (lo, hi) = t.pairs.elo_interval95();
+                let mut f = vec![
+                    c.round.to_string(),
+                    r.reference.clone(),
+                    t.games.games().to_string(),
+                    t.games.wins.to_string(),
+                    t.games.draws.to_string(),
+                    t.games.losses.to_string(),
+                ];
+                f.extend(t.pairs.bins.iter().map(|b| b.to_string()));
+                f.extend([num(t.games.score()), num(t.pairs.elo()), num(lo), num(hi)]);
+                csv_line(&f)
+            })
+            .collect(),
+    }
+}
+
+/// Parses `checks.csv` (`small`: the exact-check layout).
+pub fn parse_checks(text: &str, path: &Path, small: bool) -> Result<Vec<CheckRow>, TrainError> {
+    let corrupt = |line: usize, message: String| TrainError::Corrupt {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let recs = records(text, path)?;
+    let header = checks_header(small);
+    let Some((hl, h)) = recs.first() else {
+        return Ok(Vec::new());
+    };
+    if *h != header {
+        return Err(corrupt(
+            *hl,
+            format!("the header is not the expected {}", header.join(",")),
+        ));
+    }
+    let mut out: Vec<CheckRow> = Vec::new();
+    for (line, rec) in &recs[1..] {
+        let line = *line;
+        if rec.len() != header.len() {
+            return Err(corrupt(
+                line,
+                format!(
+                    "{} fields, expected {} (the row is cut or damaged)",
+                    rec.len(),
+                    header.len()
+                ),
+            ));
+        }
+        let p = |i: usize| rec[i].as_str();
+        let round: u32 = parse_field(path, line, "round", p(0))?;
+        if let Some(last) = out.last() {
+            let same_check = !small && last.round == round;
+            if round < last.round || (round == last.round && !same_check) {
+                return Err(corrupt(
+                    line,
+                    format!("round {round} follows round {}", last.round),
+                ));
+            }
+        }
+        if small {
+            let e = ExactCheck {
+                positions: parse_field(path, line, "positions", p(1))?,
+                agreement: parse_field(path, line, "agreement", p(2))?,
+                agreement_all_ties: parse_field(path, line, "agreement_all_ties", p(3))?,
+                lost_as_black: parse_field(path, line, "lost_as_black", p(5))?,
+                lost_as_white: parse_field(path, line, "lost_as_white", p(6))?,
+                no_loss_depth: match p(7) {
+                    "none" => None,
+                    d => Some(parse_field(path, line, "no_loss_depth", d)?),
+                },
+            };
+            let total: u64 = parse_field(path, line, "lost_lines", p(4))?;
+            if total != e.lost_lines() {
+                return Err(corrupt(
+                    line,
+                    "lost_lines is not lost_as_black + lost_as_white".into(),
+                ));
+            }
+            out.push(CheckRow {
+                round,
+                check: Check::Exact(e),
+            });
+        } else {
+            let mut bins = [0u64; 5];
+            for (i, b) in bins.iter_mut().enumerate() {
+                *b = parse_field(path, line, header[6 + i], p(6 + i))?;
+            }
+            let tally = PairedTally {
+                games: Tally::new(
+                    parse_field(path, line, "wins", p(3))?,
+                    parse_field(path, line, "draws", p(4))?,
+                    parse_field(path, line, "losses", p(5))?,
+                ),
+                pairs: Pentanomial::new(bins),
+            };
+            let games: u64 = parse_field(path, line, "games", p(2))?;
+            if games != tally.games.games() {
+                return Err(corrupt(line, "games is not wins + draws + losses".into()));
+            }
+            for (i, name) in [(11, "score"), (12, "elo"), (13, "elo_lo"), (14, "elo_hi")] {
+                let _: f64 = parse_field(path, line, name, p(i))?;
+            }
+            let r = RefCheck {
+                reference: p(1).to_string(),
+                tally,
+            };
+            match out.last_mut() {
+                Some(CheckRow {
+                    round: lr,
+                    check: Check::Match(v),
+                }) if *lr == round => v.push(r),
+                _ => out.push(CheckRow {
+                    round,
+                    check: Check::Match(vec![r]),
+                }),
+            }
+        }
+    }
+    Ok(out)
+}

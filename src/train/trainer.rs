@@ -1,0 +1,447 @@
+//! The training loop over a run folder: create or resume, play rounds,
+//! check, write.
+
+use super::checks::{self, Check, CheckRow, Oracle};
+use super::config::{is_small, RunConfig, TrainedPlayer};
+use super::round::{play_round, stream, RoundResult};
+use super::rundir::{self, RunDir};
+use super::TrainError;
+use crate::arena::{derive_seed, game_rng, random_openings, run_match, stats::PairedTally};
+use crate::arena::{load_openings, Opening};
+use crate::eval::{shipped_weights, Weights};
+use crate::players::Player;
+use std::path::Path;
+use std::time::Instant;
+
+/// What the trainer reports as it goes (a progress bar, a log). All
+/// methods default to doing nothing.
+pub trait Observer {
+    /// Training is about to start at `next_round`.
+    fn started(&mut self, _cfg: &RunConfig, _next_round: u32) {}
+    /// A slow step is starting (such as solving every position).
+    fn phase(&mut self, _what: &str) {}
+    /// A round was completed and written.
+    fn round(&mut self, _event: &RoundEvent<'_>) {}
+}
+
+/// An observer that ignores everything.
+pub struct NoObserver;
+
+impl Observer for NoObserver {}
+
+/// A completed round, as reported to an [`Observer`].
+pub struct RoundEvent<'a> {
+    pub result: &'a RoundResult,
+    /// The check made after this round, if one was due.
+    pub check: Option<&'a CheckRow>,
+    /// The latest check so far (this round's or an earlier one).
+    pub latest_check: Option<&'a CheckRow>,
+    /// Round-robin games per second of wall time.
+    pub games_per_second: f64,
+    /// Wall time of the round robin.
+    pub round_seconds: f64,
+    /// Wall time of the check.
+    pub check_seconds: f64,
+}
+
+/// The closing match: trained weights against the start weights.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    /// From the trained weights' view.
+    pub tally: PairedTally,
+    /// Openings played (each with both colours).
+    pub openings: usize,
+}
+
+impl Verdict {
+    /// One line: score, W/D/L and pentanomial Elo ± 95%.
+    pub fn summary(&self) -> String {
+        let t = &self.tally;
+        let (elo, err) = (t.pairs.elo(), t.pairs.elo_error95());
+        let word = if !err.is_finite() || elo.abs() <= err {
+            "no significant difference"
+        } else if elo > 0.0 {
+            "stronger"
+        } else {
+            "weaker"
+        };
+        format!(
+            "trained vs start: {:.1}% (W {} D {} L {}) Elo {:+.1} ± {:.1} over {} games on unseen openings: {word}",
+            100.0 * t.games.score(),
+            t.games.wins,
+            t.games.draws,
+            t.games.losses,
+            elo,
+            err,
+            t.games.games(),
+        )
+    }
+}
+
+/// A training run attached to its folder.
+pub struct Trainer {
+    dir: RunDir,
+    cfg: RunConfig,
+    player: TrainedPlayer,
+    start: Weights,
+    shipped: Weights,
+    rounds: Vec<RoundResult>,
+    rounds_text: String,
+    checks: Vec<CheckRow>,
+    checks_text: String,
+    progress_text: String,
+    pool: Option<Vec<Opening>>,
+    oracle: Option<Oracle>,
+    check_openings: Option<Vec<Opening>>,
+}
+
+const PROGRESS_HEADER: &str = "round,round_seconds,games,games_per_second,check_seconds\n";
+
+impl Trainer {
+    /// Starts a new run in `runs_dir/<cfg.name>` from `start`. Refuses an
+    /// existing folder unless `force`. If `cfg.openings_file` is set, that
+    /// file is read, checked and copied into the folder.
+    pub fn create(
+        cfg: RunConfig,
+        start: Weights,
+        runs_dir: &Path,
+        force: bool,
+    ) -> Result<Trainer, TrainError> {
+        cfg.validate()?;
+        let player = cfg.trained_player()?;
+        if start.game != cfg.game {
+            return Err(TrainError::Weights(crate::eval::WeightsError::WrongGame {
+                path: cfg.start.clone(),
+                found: start.game,
+                expected: cfg.game,
+            }));
+        }
+        start.validate(&cfg.start)?;
+        let pool = match &cfg.openings_file {
+            Some(p) => {
+                let path = Path::new(p);
+                let v = load_openings(path, cfg.game)?;
+                let text = std::fs::read(path).map_err(|source| TrainError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+                Some((v, text))
+            }
+            None => None,
+        };
+        let dir = RunDir::create(runs_dir, &cfg.name, force)?;
+        dir.write(
+            &dir.start_weights(),
+            start
+                .to_toml(&format!(
+                    "start weights of run {} ({})",
+                    cfg.name, cfg.start
+                ))
+                .as_bytes(),
+        )?;
+        let pool = match pool {
+            Some((v, text)) => {
+                dir.write(&dir.openings_txt(), &text)?;
+                Some(v)
+            }
+            None => None,
+        };
+        // run.toml last: a folder is a run once it has one.
+        dir.write(&dir.run_toml(), cfg.to_toml().as_bytes())?;
+        Ok(Trainer::assemble(dir, cfg, player, start, pool))
+    }
+
+    fn assemble(
+        dir: RunDir,
+        cfg: RunConfig,
+        player: TrainedPlayer,
+        start: Weights,
+        pool: Option<Vec<Opening>>,
+    ) -> Trainer {
+        let small = is_small(cfg.game);
+        Trainer {
+            shipped: shipped_weights(cfg.game),
+            rounds_text: rundir::rounds_header_line(&cfg),
+            checks_text: rundir::checks_header_line(small),
+            progress_text: PROGRESS_HEADER.to_string(),
+            dir,
+            cfg,
+            player,
+            start,
+            rounds: Vec::new(),
+            checks: Vec::new(),
+            pool,
+            oracle: None,
+            check_openings: None,
+        }
+    }
+
+    /// Opens a run folder to continue it: reads `run.toml`, the start
+    /// weights and every completed round, and drops check and progress
+    /// rows of a round that was not completed.
+    pub fn resume(path: &Path) -> Result<Trainer, TrainError> {
+        let dir = RunDir::new(path);
+        let cfg = dir.read_config()?;
+        let player = cfg.trained_player()?;
+        let start = dir.read_start(&cfg)?;
+        let pool = if cfg.openings_file.is_some() {
+            Some(load_openings(&dir.openings_txt(), cfg.game)?)
+        } else {
+            None
+        };
+        let rounds = dir.read_rounds(&cfg)?;
+        if let Some(r0) = rounds.first() {
+            if r0.weights != start {
+                return Err(TrainError::Inconsistent {
+                    path: dir.rounds_csv(),
+                    message: format!(
+                        "round 0's weights differ from {}",
+                        dir.start_weights().display()
+                    ),
+                });
+            }
+        }
+        if let Some(last) = rounds.last() {
+            // The round's weight file is written before its row.
+            let p = dir.round_weights(last.round);
+            if let Ok(w) = Weights::load(&p, cfg.game, false) {
+                if w != last.weights {
+                    return Err(TrainError::Inconsistent {
+                        path: dir.rounds_csv(),
+                        message: format!(
+                            "the weights of round {} differ from {}: the file was changed",
+                            last.round,
+                            p.display()
+                        ),
+                    });
+                }
+            }
+        }
+        let done = rounds.last().map(|r| r.round);
+        let mut checks = dir.read_checks(&cfg)?;
+        checks.retain(|c| done.is_some_and(|d| c.round <= d));
+        let mut t = Trainer::assemble(dir, cfg, player, start, pool);
+        for r in &rounds {
+            t.rounds_text.push_str(&rundir::round_line(r));
+        }
+        for c in &checks {
+            t.checks_text.push_str(&rundir::check_lines(c));
+        }
+        // progress.csv is informative: keep the rows of completed rounds.
+        if let Ok(Some(text)) = t.dir.read_optional(&t.dir.progress_csv()) {
+            for line in text.lines().skip(1) {
+                let r = line.split(',').next().and_then(|r| r.parse::<u32>().ok());
+                if matches!((r, done), (Some(r), Some(d)) if r <= d) && text.ends_with('\n') {
+                    t.progress_text.push_str(line);
+                    t.progress_text.push('\n');
+                }
+            }
+        }
+        t.rounds = rounds;
+        t.checks = checks;
+        Ok(t)
+    }
+
+    /// Changes the number of rounds of a resumed run (to go on past its
+    /// planned end) and rewrites `run.toml`.
+    pub fn set_rounds(&mut self, rounds: u32) -> Result<(), TrainError> {
+        let done = self.rounds.last().map_or(0, |r| r.round);
+        if rounds < done || rounds < 1 {
+            return Err(TrainError::Config {
+                field: "rounds".into(),
+                message: format!("{rounds} is fewer than the {done} rounds already played"),
+            });
+        }
+        self.cfg.rounds = rounds;
+        self.dir
+            .write(&self.dir.run_toml(), self.cfg.to_toml().as_bytes())
+    }
+
+    pub fn config(&self) -> &RunConfig {
+        &self.cfg
+    }
+
+    pub fn dir(&self) -> &RunDir {
+        &self.dir
+    }
+
+    /// The trained player.
+    pub fn player(&self) -> &TrainedPlayer {
+        &self.player
+    }
+
+    /// The next round to play (0 if even the start is not written yet).
+    pub fn next_round(&self) -> u32 {
+        self.rounds.len() as u32
+    }
+
+    /// Whether every planned round has been played.
+    pub fn is_finished(&self) -> bool {
+        self.next_round() > self.cfg.rounds
+    }
+
+    /// The current incumbent (the start weights before round 1).
+    pub fn incumbent(&self) -> &Weights {
+        self.rounds.last().map_or(&self.start, |r| &r.weights)
+    }
+
+    pub fn start_weights(&self) -> &Weights {
+        &self.start
+    }
+
+    /// Completed rounds, from round 0.
+    pub fn rounds(&self) -> &[RoundResult] {
+        &self.rounds
+    }
+
+    /// Checks made so far.
+    pub fn checks(&self) -> &[CheckRow] {
+        &self.checks
+    }
+
+    /// Plays every remaining round.
+    pub fn run(&mut self, obs: &mut dyn Observer) -> Result<(), TrainError> {
+        self.run_rounds(u32::MAX, obs)
+    }
+
+    /// Plays at most `max` more rounds (round 0, the start, counts as one).
+    pub fn run_rounds(&mut self, max: u32, obs: &mut dyn Observer) -> Result<(), TrainError> {
+        obs.started(&self.cfg, self.next_round());
+        let mut played = 0;
+        while !self.is_finished() && played < max {
+            self.step(obs)?;
+            played += 1;
+        }
+        Ok(())
+    }
+
+    /// Plays, checks and writes the next round.
+    fn step(&mut self, obs: &mut dyn Observer) -> Result<(), TrainError> {
+        let r = self.next_round();
+        let t0 = Instant::now();
+        let result = if r == 0 {
+            RoundResult::start(self.start.clone(), self.cfg.challengers as usize + 1)
+        } else {
+            play_round(
+                &self.cfg,
+                &self.player,
+                self.incumbent(),
+                self.pool.as_deref(),
+                r,
+            )?
+        };
+        let round_seconds = t0.elapsed().as_secs_f64();
+        let t1 = Instant::now();
+        let check = if self.cfg.checks_after(r) {
+            Some(self.check(r, &result.weights.clone(), obs)?)
+        } else {
+            None
+        };
+        let check_seconds = t1.elapsed().as_secs_f64();
+        let games_per_second = result.games as f64 / round_seconds.max(1e-9);
+
+        // Weights, then checks and progress, then rounds.csv (the commit).
+        let title = format!("run {}: incumbent after round {r}", self.cfg.name);
+        let toml = result.weights.to_toml(&title);
+        self.dir
+            .write(&self.dir.round_weights(r), toml.as_bytes())?;
+        self.dir.write(&self.dir.best_weights(), toml.as_bytes())?;
+        if let Some(c) = &check {
+            let mut text = self.checks_text.clone();
+            text.push_str(&rundir::check_lines(c));
+            self.dir.write(&self.dir.checks_csv(), text.as_bytes())?;
+            self.checks_text = text;
+        }
+        let mut progress = self.progress_text.clone();
+        progress.push_str(&format!(
+            "{r},{round_seconds:.3},{},{games_per_second:.0},{check_seconds:.3}\n",
+            result.games
+        ));
+        self.dir
+            .write(&self.dir.progress_csv(), progress.as_bytes())?;
+        self.progress_text = progress;
+        let mut text = self.rounds_text.clone();
+        text.push_str(&rundir::round_line(&result));
+        self.dir.write(&self.dir.rounds_csv(), text.as_bytes())?;
+        self.rounds_text = text;
+
+        self.rounds.push(result);
+        if let Some(c) = check {
+            self.checks.push(c);
+        }
+        let event = RoundEvent {
+            result: self.rounds.last().expect("just pushed"),
+            check: self.checks.last().filter(|c| c.round == r),
+            latest_check: self.checks.last(),
+            games_per_second,
+            round_seconds,
+            check_seconds,
+        };
+        obs.round(&event);
+        Ok(())
+    }
+
+    /// Checks `weights` as after round `round` (see [`checks`]).
+    pub fn check(
+        &mut self,
+        round: u32,
+        weights: &Weights,
+        obs: &mut dyn Observer,
+    ) -> Result<CheckRow, TrainError> {
+        let check = if is_small(self.cfg.game) {
+            if self.oracle.is_none() {
+                obs.phase("solving every reachable position for the exact checks");
+                self.oracle = Some(Oracle::build(self.cfg.game)?);
+            }
+            let oracle = self.oracle.as_ref().expect("built above");
+            Check::Exact(checks::exact_check(
+                oracle,
+                &self.player,
+                weights,
+                self.cfg.seed,
+            )?)
+        } else {
+            if self.check_openings.is_none() {
+                self.check_openings = Some(checks::check_openings(&self.cfg));
+            }
+            let openings = self.check_openings.as_deref().unwrap_or(&[]);
+            Check::Match(checks::match_check(
+                &self.player,
+                weights,
+                &[("start", &self.start), ("shipped", &self.shipped)],
+                openings,
+                self.cfg.seed,
+            )?)
+        };
+        Ok(CheckRow { round, check })
+    }
+
+    /// The closing match: the incumbent against the start weights over
+    /// `openings` fresh openings (each with both colours), drawn from a
+    /// stream that neither training nor the checks use.
+    pub fn verdict(&self, openings: usize) -> Result<Verdict, TrainError> {
+        let mut rng = game_rng(self.cfg.seed, &[stream::VERDICT]);
+        let ops = random_openings(
+            self.cfg.game,
+            self.cfg.opening_style(),
+            openings.max(1),
+            &mut rng,
+        );
+        let trained = self.incumbent().clone();
+        let make_a = || -> Box<dyn Player> { self.player.build(trained.clone()) };
+        let make_b = || -> Box<dyn Player> { self.player.build(self.start.clone()) };
+        let report = run_match(
+            self.cfg.game,
+            &ops,
+            0,
+            &make_a,
+            &make_b,
+            derive_seed(self.cfg.seed, &[stream::VERDICT, 1]),
+            false,
+        )?;
+        Ok(Verdict {
+            tally: report.tally,
+            openings: ops.len(),
+        })
+    }
+}

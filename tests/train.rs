@@ -1,0 +1,369 @@
+//! The trainer: determinism across thread counts, resume after a real
+//! process kill, clear errors for bad input, and tic-tac-toe training from
+//! flat weights reaching the brief's agreement target.
+
+use mnk::eval::Weights;
+use mnk::game::Rules;
+use mnk::train::{Check, NoObserver, RunConfig, TrainError, Trainer};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn mnk() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mnk"))
+}
+
+fn config(game: &str, name: &str, rounds: u32, openings: u32, check_every: u32) -> RunConfig {
+    let rules: Rules = game.parse().unwrap();
+    let mut c = RunConfig::defaults(rules);
+    c.name = name.into();
+    c.rounds = rounds;
+    c.openings = openings;
+    c.check_every = check_every;
+    c.check_openings = 30;
+    c.seed = 42;
+    c
+}
+
+fn train_in_pool(threads: usize, cfg: RunConfig, start: Weights, runs: &Path) -> Trainer {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let mut t = Trainer::create(cfg, start, runs, false).unwrap();
+        t.run(&mut NoObserver).unwrap();
+        t
+    })
+}
+
+fn read(p: impl AsRef<Path>) -> String {
+    std::fs::read_to_string(p.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", p.as_ref().display()))
+}
+
+#[test]
+fn same_seed_gives_identical_files_with_1_and_2_threads() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A small board (exact checks) and a larger one (match checks).
+    for (game, rounds, openings) in [("tictactoe", 12, 30), ("7x7x4", 6, 40)] {
+        let rules: Rules = game.parse().unwrap();
+        let mut texts = Vec::new();
+        for threads in [1, 2] {
+            let name = format!("{game}-{threads}");
+            let cfg = config(game, &name, rounds, openings, 3);
+            let t = train_in_pool(threads, cfg, Weights::flat(rules), tmp.path());
+            let dir = t.dir().path().to_path_buf();
+            texts.push((
+                read(dir.join("rounds.csv")),
+                read(dir.join("checks.csv")),
+                read(dir.join("weights/best.toml")),
+            ));
+        }
+        assert_eq!(texts[0].0, texts[1].0, "{game}: rounds.csv differs");
+        assert_eq!(texts[0].1, texts[1].1, "{game}: checks.csv differs");
+        assert_eq!(texts[0].2, texts[1].2, "{game}: best.toml differs");
+        assert_eq!(texts[0].0.lines().count(), rounds as usize + 2);
+        // The weights moved: training did something.
+        assert!(
+            texts[0].0.contains("challenger-"),
+            "{game}: no challenger ever won"
+        );
+    }
+}
+
+#[test]
+fn resume_after_a_kill_matches_an_uninterrupted_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = tmp.path();
+    let args = |name: &str| {
+        vec![
+            "train".to_string(),
+            "--game=7x7x4".into(),
+            "--rounds=24".into(),
+            "--openings=300".into(),
+            "--check-every=4".into(),
+            "--check-openings=20".into(),
+            "--seed=5".into(),
+            "--start=flat".into(),
+            format!("--name={name}"),
+            format!("--runs-dir={}", runs.display()),
+            "--verdict-openings=0".into(),
+            "--no-plots".into(),
+        ]
+    };
+    // The uninterrupted run.
+    let out = mnk().args(args("whole")).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // The same run, killed once a few rounds are written.
+    let mut child = mnk()
+        .args(args("killed"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let rounds = runs.join("killed/rounds.csv");
+    let t0 = Instant::now();
+    loop {
+        let n = std::fs::read_to_string(&rounds).map_or(0, |t| t.lines().count());
+        if n >= 5 {
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "the run made no progress"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let done = read(&rounds).lines().count() - 1;
+    assert!(done < 25, "the run finished before it was killed");
+
+    let out = mnk()
+        .args([
+            "train".to_string(),
+            format!("--resume={}", runs.join("killed").display()),
+            "--verdict-openings=0".into(),
+            "--no-plots".into(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for f in [
+        "rounds.csv",
+        "checks.csv",
+        "weights/best.toml",
+        "weights/round-0024.toml",
+    ] {
+        let whole = read(runs.join("whole").join(f));
+        let resumed = read(runs.join("killed").join(f)).replace("run killed", "run whole");
+        assert_eq!(whole, resumed, "{f} differs after resume");
+    }
+    // No temporary file is left behind.
+    for e in std::fs::read_dir(runs.join("killed")).unwrap() {
+        let n = e.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(!n.contains(".tmp"), "left {n}");
+    }
+}
+
+fn tictactoe_run(runs: &Path, name: &str) -> PathBuf {
+    let cfg = config("tictactoe", name, 3, 10, 1);
+    let mut t = Trainer::create(cfg, Weights::flat(Rules::TICTACTOE), runs, false).unwrap();
+    t.run(&mut NoObserver).unwrap();
+    t.dir().path().to_path_buf()
+}
+
+#[test]
+fn damaged_run_files_give_errors_naming_file_and_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tictactoe_run(tmp.path(), "t");
+    let rounds = read(dir.join("rounds.csv"));
+
+    // Cut in the middle of the last row.
+    std::fs::write(dir.join("rounds.csv"), &rounds[..rounds.len() - 7]).unwrap();
+    let e = Trainer::resume(&dir)
+        .err()
+        .expect("a cut file must be refused");
+    assert!(matches!(e, TrainError::Corrupt { line: 5, .. }), "{e}");
+    assert!(e.to_string().contains("rounds.csv:5"), "{e}");
+
+    // A row with a field missing (but a complete line).
+    let mut lines: Vec<&str> = rounds.lines().collect();
+    let short = lines[3].rsplit_once(',').unwrap().0.to_string();
+    lines[3] = &short;
+    std::fs::write(dir.join("rounds.csv"), lines.join("\n") + "\n").unwrap();
+    let e = Trainer::resume(&dir).err().unwrap();
+    assert!(e.to_string().contains("rounds.csv:4"), "{e}");
+
+    // A number that is not one.
+    std::fs::write(dir.join("rounds.csv"), rounds.replacen("start", "strat", 1)).unwrap();
+    let e = Trainer::resume(&dir).err().unwrap();
+    assert!(e.to_string().contains("rounds.csv:2"), "{e}");
+    std::fs::write(dir.join("rounds.csv"), &rounds).unwrap();
+
+    // A damaged run.toml, through the command line: clear error, no panic.
+    let toml = read(dir.join("run.toml"));
+    for bad in [
+        toml.replace("sigma = 0.5", "sigma = -0.5"),
+        toml.replace("challengers = 4", "challengers = \"four\""),
+        toml[..toml.len() / 2].to_string(),
+        String::from("\u{0}\u{1}garbage"),
+    ] {
+        std::fs::write(dir.join("run.toml"), &bad).unwrap();
+        let out = mnk()
+            .args(["train", "--resume", dir.to_str().unwrap(), "--no-plots"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("run.toml"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    std::fs::write(dir.join("run.toml"), &toml).unwrap();
+    assert!(Trainer::resume(&dir).is_ok());
+
+    // A damaged checks.csv.
+    let checks = read(dir.join("checks.csv"));
+    std::fs::write(dir.join("checks.csv"), checks.replace(",4520,", ",lots,")).unwrap();
+    let e = Trainer::resume(&dir).err().unwrap();
+    assert!(e.to_string().contains("checks.csv:2"), "{e}");
+}
+
+#[test]
+fn bad_settings_are_refused_with_clear_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = tmp.path().to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--game=tictactoe",
+            "--rounds=2",
+            "--no-plots",
+            "--verdict-openings=0",
+            "--runs-dir",
+            runs,
+        ];
+        args.extend_from_slice(extra);
+        let out = mnk().args(&args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for (extra, want) in [
+        (&["--sigma=0"][..], "sigma"),
+        (&["--sigma=-1"][..], "sigma"),
+        (&["--challengers=0"][..], "C = 0"),
+        (&["--openings=0"][..], "G = 0"),
+        (&["--player=random"][..], "only greedy and search"),
+        (&["--player=greedy:weights/gomoku.toml"][..], "--start"),
+        (&["--start=/nonexistent/w.toml"][..], "/nonexistent/w.toml"),
+        (&["--name=../x"][..], "run name"),
+    ] {
+        let (code, err) = run(extra);
+        assert_eq!(code, Some(1), "{extra:?}: {err}");
+        assert!(err.contains(want), "{extra:?}: {err}");
+        assert!(!err.contains("panicked"), "{extra:?}: {err}");
+    }
+
+    // Weights made for another game.
+    let gomoku = Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/gomoku.toml");
+    let (code, err) = run(&[&format!("--start={}", gomoku.display())]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("made for gomoku") && err.contains("tictactoe"),
+        "{err}"
+    );
+
+    // An existing run is not overwritten without --force.
+    let (code, err) = run(&["--name=keep"]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err) = run(&["--name=keep"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("already exists") && err.contains("--force"),
+        "{err}"
+    );
+    let (code, err) = run(&["--name=keep", "--force"]);
+    assert_eq!(code, Some(0), "{err}");
+
+    // An unwritable runs directory (a file stands where a folder should).
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let runs_in_file = file.join("runs");
+    let (code, err) = run(&["--runs-dir", runs_in_file.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("a-file"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    // The same checks through the library.
+    let mut cfg = config("tictactoe", "lib", 2, 10, 1);
+    cfg.sigma = 0.0;
+    let e = Trainer::create(cfg, Weights::flat(Rules::TICTACTOE), tmp.path(), false);
+    assert!(matches!(e, Err(TrainError::Config { ref field, .. }) if field == "sigma"));
+    let cfg = config("tictactoe", "lib", 2, 10, 1);
+    let e = Trainer::create(cfg, Weights::flat(Rules::GOMOKU), tmp.path(), false);
+    assert!(matches!(e, Err(TrainError::Weights(_))));
+}
+
+/// A full disk: a tiny tmpfs, where the machine allows mounting one.
+#[test]
+fn a_full_disk_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mnt = tmp.path().join("small");
+    std::fs::create_dir(&mnt).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=48k", "tmpfs"])
+        .arg(&mnt)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("skipped: cannot mount a small tmpfs here");
+        return;
+    }
+    let out = mnk()
+        .args([
+            "train",
+            "--game=tictactoe",
+            "--rounds=200",
+            "--openings=5",
+            "--check-every=0",
+            "--no-plots",
+            "--verdict-openings=0",
+            "--runs-dir",
+        ])
+        .arg(&mnt)
+        .output()
+        .unwrap();
+    let _ = Command::new("umount").arg(&mnt).status();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot write"), "{err}");
+    assert!(err.contains("No space left on device"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn tictactoe_from_flat_weights_reaches_95_percent_agreement() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cfg = RunConfig::defaults(Rules::TICTACTOE);
+    cfg.name = "ttt".into();
+    cfg.start = "flat".into();
+    let mut t = Trainer::create(cfg, Weights::flat(Rules::TICTACTOE), tmp.path(), false).unwrap();
+    t.run(&mut NoObserver).unwrap();
+    let first = match &t.checks()[0].check {
+        Check::Exact(e) => e.clone(),
+        _ => panic!("tic-tac-toe has exact checks"),
+    };
+    let last = match &t.checks().last().unwrap().check {
+        Check::Exact(e) => e.clone(),
+        _ => panic!("tic-tac-toe has exact checks"),
+    };
+    assert_eq!(last.positions, 4520);
+    assert!(
+        first.agreement < 0.9,
+        "flat weights already agree: {first:?}"
+    );
+    assert!(last.agreement >= 0.95, "{last:?}");
+    assert!(last.no_loss_depth.is_some_and(|d| d <= 4), "{last:?}");
+    // The plots draw from the run folder alone.
+    let files = mnk::plot::plot_run(t.dir().path()).unwrap();
+    assert_eq!(files.len(), 6);
+    for f in files {
+        assert!(
+            std::fs::metadata(&f).unwrap().len() > 1000,
+            "{}",
+            f.display()
+        );
+    }
+}
