@@ -138,9 +138,35 @@ mod tests {
         };
         run(&mut s, Cursor::new("b2\r\nzz\n"), &mut out, term).unwrap();
         let out = String::from_utf8(out).unwrap();
+        assert!(!out.contains(CLEAR_SCREEN));
         assert!(out.contains("Your move (X) > b2\n"), "{out}");
         assert!(out.contains("\"zz\" is not a cell or a command"), "{out}");
         assert!(out.contains("End of input"), "{out}");
         assert_eq!(s.board().ply(), 2);
+    }
+
+    #[test]
+    fn a_terminal_gets_redrawn_screens() {
+        let config = Config {
+            rules: Rules::TICTACTOE,
+            black: SeatKind::Human("me".into()),
+            white: SeatKind::Ai("greedy".parse().unwrap()),
+            hint: "greedy".parse().unwrap(),
+            records: None,
+            sgf: None,
+            seed: 5,
+            style: Style::COLOR,
+        };
+        let mut s = Session::new(config).unwrap();
+        let mut out = Vec::new();
+        let term = Terminal {
+            clear: true,
+            ..Terminal::default()
+        };
+        run(&mut s, Cursor::new("b2\nquit\n"), &mut out, term).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(out.matches(CLEAR_SCREEN).count(), 3, "{out}");
+        assert!(out.contains("greedy is thinking..."), "{out}");
+        assert!(!out.contains("> b2"), "no echo on a terminal");
     }
 }

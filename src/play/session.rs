@@ -552,7 +552,7 @@ impl Session {
         }
         if done.is_empty() && failed.is_empty() {
             self.text(
-                "The game is not being recorded (no records file); type save FILE to keep it."
+                "The game is not recorded (no records file): type save FILE to keep it."
                     .to_string(),
             );
         }
@@ -706,7 +706,7 @@ impl Session {
             }
         }
         self.report_saves("", &record, &done, &failed);
-        if !done.is_empty() {
+        if !done.is_empty() && self.phase == Phase::Playing {
             self.text(self.style.dim(
                 "It will be updated in place as the game goes on (at its end, or when you quit).",
             ));
@@ -732,6 +732,11 @@ impl Session {
     }
 
     fn play_again(&mut self, line: &str) {
+        // The finished game is still on the board and can be saved again.
+        if let Ok(Command::Save(file)) = Command::parse(line, self.rules) {
+            self.save_command(file.as_deref());
+            return;
+        }
         match line.trim().to_ascii_lowercase().as_str() {
             "y" | "yes" | "again" => self.start_game(),
             "s" | "swap" => {
@@ -744,7 +749,8 @@ impl Session {
             }
             "" => {}
             _ => self.text(
-                "Please answer y to play again, n to stop, or s to play again with colours swapped."
+                "Please answer y to play again, n to stop, or s to play again with colours swapped \
+                 (or save FILE to keep the game in one more file)."
                     .to_string(),
             ),
         }
@@ -838,6 +844,25 @@ mod tests {
         assert!(out.contains("Hint: greedy would play"), "{out}");
         assert!(out.contains('*'), "{out}");
         assert_eq!(s.board().ply(), 1);
+    }
+
+    #[test]
+    fn save_at_the_play_again_prompt() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Session::new(config(human(), human())).unwrap();
+        for m in ["a1", "a2", "b1", "b2", "c1"] {
+            s.input(m);
+        }
+        let out = texts(&mut s);
+        assert!(out.contains("not recorded (no records file)"), "{out}");
+        let path = dir.path().join("late.sgf");
+        s.input(&format!("save {}", path.display()));
+        let out = texts(&mut s);
+        assert!(out.contains("Saved the game, 5 moves, to "), "{out}");
+        assert!(!out.contains("updated in place"), "{out}");
+        assert_eq!(s.turn(), Turn::PlayAgain);
+        let games = crate::records::read_records(&path, Rules::GOMOKU).unwrap();
+        assert_eq!(games[0].result, Some(Outcome::Win(Color::Black)));
     }
 
     #[test]
