@@ -1,6 +1,7 @@
 //! `mnk match A B`: two players over paired openings.
 
-use crate::arena::{self, load_openings, random_openings, Opening, OpeningStyle};
+use crate::arena::stats::{SprtParams, SprtStatus};
+use crate::arena::{self, load_openings, random_openings, MatchReport, Opening, OpeningStyle};
 use crate::game::Rules;
 use crate::players::{Player, PlayerSpec};
 use crate::records::Record;
@@ -17,8 +18,17 @@ pub struct Args {
     #[arg(long, short, default_value = "gomoku")]
     game: Rules,
     /// Number of openings; each is played twice, once with each colour.
+    /// With --sprt, the most openings to play before giving up.
     #[arg(long, short = 'n', default_value_t = 200)]
     openings: usize,
+    /// Stop as soon as a sequential test decides whether A is stronger:
+    /// elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=normalized|logistic]
+    /// (normalized Elo by default, pentanomial statistics over pairs).
+    #[arg(long, value_name = "PARAMS")]
+    sprt: Option<SprtParams>,
+    /// Openings per batch between SPRT checks.
+    #[arg(long, default_value_t = 32, value_name = "N")]
+    batch: usize,
     /// Read openings from a Gomocup offset-format file instead (uses the first N).
     #[arg(long, value_name = "FILE")]
     openings_file: Option<PathBuf>,
@@ -76,8 +86,65 @@ pub fn run(a: Args) -> Result<()> {
     let make_a = move || -> Box<dyn Player> { sa.build(rules).expect("built once already") };
     let make_b = move || -> Box<dyn Player> { sb.build(rules).expect("built once already") };
     let keep_games = !record_files.is_empty();
-    let report = arena::run_match(rules, &openings, 0, &make_a, &make_b, a.seed, keep_games)
-        .context("a game could not be played")?;
+    let report = match &a.sprt {
+        None => arena::run_match(rules, &openings, 0, &make_a, &make_b, a.seed, keep_games)
+            .context("a game could not be played")?,
+        Some(sprt) => {
+            anyhow::ensure!(a.batch >= 1, "--batch must be at least 1");
+            let (lower, upper) = sprt.bounds();
+            let mut report = MatchReport::default();
+            let mut status = SprtStatus::Continue;
+            let mut llr = 0.0;
+            for (i, chunk) in openings.chunks(a.batch).enumerate() {
+                // Seeding by opening index makes a batched match play the
+                // same games as an unbatched one.
+                let part = arena::run_match(
+                    rules,
+                    chunk,
+                    i * a.batch,
+                    &make_a,
+                    &make_b,
+                    a.seed,
+                    keep_games,
+                )
+                .context("a game could not be played")?;
+                report.merge(part);
+                llr = sprt.llr_pentanomial(&report.tally.pairs);
+                status = sprt.decide(llr);
+                eprintln!(
+                    "  {:>6} games  LLR {llr:+.2} [{lower:+.2}, {upper:+.2}]  {}",
+                    report.games_played(),
+                    report.tally.pairs
+                );
+                if status != SprtStatus::Continue {
+                    break;
+                }
+            }
+            let scale = match sprt.model {
+                crate::arena::stats::SprtModel::Normalized => "normalized Elo",
+                crate::arena::stats::SprtModel::Logistic => "Elo",
+            };
+            let verdict = match status {
+                SprtStatus::AcceptH1 => format!(
+                    "H1 accepted: A is stronger (nearer {:+} than {:+} {scale})",
+                    sprt.elo1, sprt.elo0
+                ),
+                SprtStatus::AcceptH0 => format!(
+                    "H0 accepted: A is not stronger (nearer {:+} than {:+} {scale})",
+                    sprt.elo0, sprt.elo1
+                ),
+                SprtStatus::Continue => format!(
+                    "inconclusive after {} openings (raise --openings to play on)",
+                    openings.len()
+                ),
+            };
+            println!(
+                "SPRT {sprt}: {verdict}; LLR {llr:+.2} in [{lower:+.2}, {upper:+.2}] after {} games",
+                report.games_played()
+            );
+            report
+        }
+    };
     if keep_games {
         let date = crate::records::utc_now();
         let (name_a, name_b) = (a.a.to_string(), a.b.to_string());
