@@ -1,10 +1,11 @@
-//! `mnk brain` (being written).
+//! `mnk brain`: Gomocup engine mode on stdin/stdout. The protocol lives in
+//! [`crate::brain`]; this only hands it the process's streams.
 
 use anyhow::Result;
 
-#[derive(clap::Args, Debug)]
-pub struct Args {}
+/// The flags are the engine options (also accepted as `pbrain-mnk …`).
+pub use crate::brain::Options as Args;
 
-pub fn run(_a: Args) -> Result<()> {
-    anyhow::bail!("mnk brain is not implemented yet")
+pub fn run(a: Args) -> Result<()> {
+    crate::brain::run_stdio(&a)
 }
