@@ -88,7 +88,8 @@ pub fn run_match(
     keep_games: bool,
 ) -> Result<MatchReport, GameError> {
     let start = Instant::now();
-    let per_opening: Vec<Result<(Res, Res, u64, Vec<PlayedGame>), GameError>> = openings
+    type PairResult = Result<(Res, Res, u64, Vec<PlayedGame>), GameError>;
+    let per_opening: Vec<PairResult> = openings
         .par_iter()
         .enumerate()
         .map_init(

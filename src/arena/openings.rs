@@ -46,7 +46,7 @@ impl Opening {
             .map(str::trim)
             .filter(|t| !t.is_empty())
             .collect();
-        if nums.len() % 2 != 0 {
+        if !nums.len().is_multiple_of(2) {
             return Err(format!(
                 "expected pairs of x,y offsets separated by \", \", found {} numbers",
                 nums.len()

@@ -79,7 +79,7 @@ pub fn run(a: Args) -> Result<()> {
 
     let mut solver = Solver::new(Rules::TICTACTOE);
     let t = Instant::now();
-    let v = solver.value(&mut Board::new(Rules::TICTACTOE))?;
+    let v = solver.value(&Board::new(Rules::TICTACTOE))?;
     let ttt = t.elapsed();
     println!(
         "solve tic-tac-toe from empty:       {:>10.3} ms ({v}), target < 10 ms",
@@ -89,7 +89,7 @@ pub fn run(a: Args) -> Result<()> {
         let r444: Rules = "4x4x4".parse()?;
         let mut solver = Solver::new(r444);
         let t = Instant::now();
-        let v = solver.value(&mut Board::new(r444))?;
+        let v = solver.value(&Board::new(r444))?;
         println!(
             "solve (4,4,4) from empty:           {:>10.3} s ({v}), target < 10 s",
             t.elapsed().as_secs_f64()

@@ -31,8 +31,8 @@ pub fn run(a: Args) -> Result<()> {
     let mover = board.to_move();
     let mut solver = Solver::with_limit(a.game, a.limit);
     let t = Instant::now();
-    let value = solver.value(&mut board)?;
-    let moves = solver.optimal_moves(&mut board)?;
+    let value = solver.value(&board)?;
+    let moves = solver.optimal_moves(&board)?;
     let elapsed = t.elapsed();
     let list: Vec<String> = moves
         .iter()

@@ -101,7 +101,8 @@ impl Geometry {
 
 /// Dense shape tables are shared by every board of the same k and rule.
 fn shared_dense(k: u8, rule: Rule) -> Arc<Vec<[u8; 2]>> {
-    static CACHE: OnceLock<Mutex<HashMap<(u8, Rule), Arc<Vec<[u8; 2]>>>>> = OnceLock::new();
+    type Tables = HashMap<(u8, Rule), Arc<Vec<[u8; 2]>>>;
+    static CACHE: OnceLock<Mutex<Tables>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
     guard

@@ -93,7 +93,11 @@ impl Shape {
             Shape::None => "none".into(),
             Shape::Win => "win".into(),
             s => {
-                let kind = if (s as u8) % 2 == 0 { "open" } else { "closed" };
+                let kind = if (s as u8).is_multiple_of(2) {
+                    "open"
+                } else {
+                    "closed"
+                };
                 format!("{kind}{}", s.stones(k))
             }
         }

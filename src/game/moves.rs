@@ -29,7 +29,7 @@ impl Color {
     /// The colour that plays the `ply`-th move (0-based).
     #[inline]
     pub fn to_move_at(ply: usize) -> Color {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             Color::Black
         } else {
             Color::White

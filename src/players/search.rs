@@ -173,7 +173,7 @@ impl Search {
         // Every 64 nodes: a clock read costs far less than 64 nodes, and
         // this function is not called at every node, so a coarser stride
         // lets the search overrun its time by several milliseconds.
-        if self.nodes % 64 == 0 {
+        if self.nodes.is_multiple_of(64) {
             if let Some(t) = self.limits.time {
                 if self.start.elapsed() >= t {
                     self.stopped = true;
@@ -298,8 +298,7 @@ impl Search {
         let alpha0 = alpha;
         let mut best = f64::NEG_INFINITY;
         let mut best_move = NO_MOVE;
-        for i in 0..moves.len() {
-            let cell = moves[i].1;
+        for &(_, cell) in moves.iter() {
             let score = match self.play(cell) {
                 Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
                 Some(Outcome::Draw) => 0.0,
