@@ -33,7 +33,7 @@ pub struct Args {
     /// The AI: easy (greedy), hard (search), perfect (exact; boards of up to 16 cells), or any player spec.
     #[arg(long, default_value = "easy", value_name = "LEVEL|SPEC")]
     ai: PlayerSpec,
-    /// Your colour against the AI: black moves first (also: first, second, white).
+    /// Your colour against the AI: black (moves first) or white; `first` and `second` work too.
     #[arg(long, default_value = "black", value_name = "COLOUR")]
     you: Color,
     /// Who plays black: `human` or a player spec (overrides --mode, --you and --ai for black).
