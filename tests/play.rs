@@ -336,3 +336,23 @@ fn bad_setups_fail_before_the_game() {
     assert!(!r.ok);
     assert!(r.stderr.contains("unknown player"), "{}", r.stderr);
 }
+
+#[test]
+fn undo_after_the_end_plays_on_and_updates_the_saved_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = mnk(
+        dir.path(),
+        &["play", "-g", "tictactoe", "-m", "hvh", "--records", "r.csv"],
+        "a1\na2\nb1\nb2\nc1\nundo\nc3\nc2\nn\n",
+    );
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("Took back X c1."), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("white (O) wins: 3 in a row at move 6."),
+        "{}",
+        r.stdout
+    );
+    let games = read_records(dir.path().join("r.csv"), Rules::GOMOKU).unwrap();
+    assert_eq!(games.len(), 1, "the entry was updated, not duplicated");
+    assert_eq!(games[0].result, Some(Outcome::Win(Color::White)));
+}

@@ -625,11 +625,7 @@ impl Session {
     /// Takes back moves until one of a human's is taken back and a human
     /// is to move: against an AI, your move and its reply.
     fn undo(&mut self) {
-        let any_human = (0..self.board.ply()).any(|i| {
-            let (_, c) = self.board.move_at(i);
-            self.seat(c).is_human()
-        });
-        if !any_human {
+        if !self.human_has_moved() {
             self.text(self.style.error("There is no move of yours to take back."));
             return;
         }
@@ -647,6 +643,13 @@ impl Session {
         self.hint = None;
         self.show();
         self.text(format!("Took back {}.", taken.join(" and ")));
+    }
+
+    fn human_has_moved(&self) -> bool {
+        (0..self.board.ply()).any(|i| {
+            let (_, c) = self.board.move_at(i);
+            self.seat(c).is_human()
+        })
     }
 
     fn give_hint(&mut self) {
@@ -732,10 +735,22 @@ impl Session {
     }
 
     fn play_again(&mut self, line: &str) {
-        // The finished game is still on the board and can be saved again.
-        if let Ok(Command::Save(file)) = Command::parse(line, self.rules) {
-            self.save_command(file.as_deref());
-            return;
+        // The finished game is still on the board: it can be saved again,
+        // or taken back and played on (its saved entry is then updated).
+        match Command::parse(line, self.rules) {
+            Ok(Command::Save(file)) => {
+                self.save_command(file.as_deref());
+                return;
+            }
+            Ok(Command::Undo) => {
+                if self.human_has_moved() {
+                    self.phase = Phase::Playing;
+                    self.resigned = None;
+                }
+                self.undo();
+                return;
+            }
+            _ => {}
         }
         match line.trim().to_ascii_lowercase().as_str() {
             "y" | "yes" | "again" => self.start_game(),
@@ -750,7 +765,7 @@ impl Session {
             "" => {}
             _ => self.text(
                 "Please answer y to play again, n to stop, or s to play again with colours swapped \
-                 (or save FILE to keep the game in one more file)."
+                 (undo takes moves back and goes on; save FILE keeps the game in one more file)."
                     .to_string(),
             ),
         }
@@ -812,6 +827,12 @@ mod tests {
         assert_eq!(s.turn(), Turn::PlayAgain);
         s.input("maybe");
         assert!(texts(&mut s).contains("Please answer"));
+        // Taken back after the end: the game goes on.
+        s.input("undo");
+        assert!(texts(&mut s).contains("Took back X c3."));
+        assert_eq!(s.turn(), Turn::Human(Color::Black));
+        s.input("c3");
+        assert_eq!(s.turn(), Turn::PlayAgain);
         s.input("n");
         assert_eq!(s.turn(), Turn::Done);
     }
