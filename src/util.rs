@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder
 /// is written, flushed to disk and renamed over `path`, so readers see the
@@ -16,7 +17,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "file".into());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    // Process id and a counter: two writers, in different processes or in
+    // different threads of one process, never share a temporary file.
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.tmp{}-{n}", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;

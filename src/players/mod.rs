@@ -21,7 +21,7 @@ pub use exact::{Exact, Solver, SolverStats, Value};
 pub use greedy::Greedy;
 pub use random::RandomPlayer;
 pub use search::{Search, SearchInfo, SearchLimits};
-pub use spec::{PlayerSpec, SpecError};
+pub use spec::{PlayerKind, PlayerSpec, SpecError, EXACT_LIMIT};
 
 use crate::game::{Board, Move};
 use rand_xoshiro::Xoshiro256PlusPlus;
