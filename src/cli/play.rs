@@ -4,7 +4,7 @@
 
 use crate::game::{Color, Rules};
 use crate::play::{self, Config, SeatKind, Session, Style, Terminal};
-use crate::players::PlayerSpec;
+use crate::players::{PlayerKind, PlayerSpec};
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -134,10 +134,7 @@ impl FromStr for SeatArg {
 /// The spec with `--weights` filled in where it names no weights (greedy
 /// and search players only: exact and random use none).
 fn with_default_weights(spec: PlayerSpec, weights: Option<&Path>) -> PlayerSpec {
-    // `players::PlayerKind` is not exported, so the kind is read from the
-    // spec's canonical form.
-    let text = spec.to_string();
-    let uses_weights = text.starts_with("greedy") || text.starts_with("search");
+    let uses_weights = matches!(spec.kind, PlayerKind::Greedy | PlayerKind::Search(_));
     match weights {
         Some(w) if spec.weights.is_none() && uses_weights => spec.with_weights(w),
         _ => spec,
