@@ -61,6 +61,7 @@ pub enum Command {
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> std::process::ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
     if let Some(n) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new()
@@ -130,5 +131,24 @@ pub(crate) fn compact(v: f64) -> String {
         format!("{x:.0}{suffix}")
     } else {
         format!("{x:.1}{suffix}")
+    }
+}
+
+/// Lets the process end quietly when its output is closed early
+/// (`mnk records list FILE | head`), as command-line tools do, instead of
+/// `println!` panicking on a broken pipe: Rust ignores SIGPIPE by default.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    {
+        extern "C" {
+            fn signal(signum: i32, handler: usize) -> usize;
+        }
+        const SIGPIPE: i32 = 13;
+        const SIG_DFL: usize = 0;
+        // SAFETY: resetting a signal's disposition to the default has no
+        // preconditions; it runs before any other thread exists.
+        unsafe {
+            signal(SIGPIPE, SIG_DFL);
+        }
     }
 }
