@@ -8,7 +8,7 @@ use crate::game::{Board, Color, Move, Rule, Rules, MAX_SIDE};
 use crate::players::{Player, Rng, Search, SearchLimits};
 use rand::SeedableRng;
 use std::io::{self, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The smallest board side accepted (five in a row must fit).
 pub const MIN_BOARD: i64 = 5;
@@ -283,7 +283,7 @@ impl Brain {
         self.rng = Rng::seed_from_u64(self.settings.seed);
         if let Some(rules) = self.rules() {
             let limits = self.instant_limits();
-            let rebuilt = self.search_for(rules, limits);
+            let rebuilt = self.search_for(rules, limits, None);
             if !rebuilt {
                 if let Some((_, s)) = &mut self.search {
                     s.clear();
@@ -310,15 +310,30 @@ impl Brain {
         }
     }
 
-    /// Makes `self.search` a player for `rules` with `limits` (resizing
-    /// its table if needed). Returns whether it was built anew.
-    fn search_for(&mut self, rules: Rules, limits: SearchLimits) -> bool {
-        match &mut self.search {
-            Some((r, s)) if *r == rules => {
+    /// Makes `self.search` a player for `rules` with `limits`. During a
+    /// move (`budget` given) its table grows only as far as allocating it
+    /// fits the budget (see [`timing::affordable_bits`]); it always shrinks
+    /// at once. Returns whether the player was built anew.
+    fn search_for(
+        &mut self,
+        rules: Rules,
+        mut limits: SearchLimits,
+        budget: Option<Duration>,
+    ) -> bool {
+        let current = match &self.search {
+            Some((r, s)) if *r == rules => Some(s.limits().tt_bits),
+            _ => None,
+        };
+        if let Some(b) = budget {
+            let have = current.unwrap_or(timing::MIN_TT_BITS);
+            limits.tt_bits = timing::affordable_bits(have, limits.tt_bits, b);
+        }
+        match (&mut self.search, current) {
+            (Some((_, s)), Some(_)) => {
                 s.set_limits(limits);
                 false
             }
-            slot => {
+            (slot, _) => {
                 let w = self.settings.weights.clone().for_game(rules);
                 *slot = Some((rules, Search::new(w, limits).named("mnk brain")));
                 true
@@ -480,9 +495,14 @@ impl Brain {
 
         // Build or resize the player first: that time counts against the
         // budget, which runs from when the command arrived.
-        let instant = self.instant_limits();
-        let rebuilt = self.search_for(rules, instant.clone());
+        let mut instant = self.instant_limits();
+        let think = match budget {
+            Budget::Think(d) => d,
+            Budget::Instant => Duration::ZERO,
+        };
+        let rebuilt = self.search_for(rules, instant.clone(), Some(think));
         let (_, search) = self.search.as_mut().expect("built above");
+        instant.tt_bits = search.limits().tt_bits;
         // The table is sound across positions whose side to move follows
         // from the stone counts; an irregular set-up breaks that, so its
         // entries are dropped before and after.

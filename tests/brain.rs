@@ -1,0 +1,664 @@
+//! `mnk brain`, the Gomocup engine mode, driven through the built binary
+//! as a manager would: protocol transcripts, forced moves, malformed input,
+//! line ends, END, time limits, a full self-play game between two engine
+//! processes, and the `pbrain-` launcher name.
+
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mnk");
+
+/// Runs `program args` on `input` (written at once, then stdin closed) and
+/// returns its stdout lines and exit status. Fails after 20 s.
+fn run_with(program: &Path, args: &[&str], input: &str) -> (Vec<String>, ExitStatus) {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start mnk");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    // The engine may exit (END) before reading everything: ignore EPIPE.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        stdout.read_to_string(&mut s).unwrap();
+        s
+    });
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the engine did not finish the transcript within 20 s");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    writer.join().unwrap();
+    let out = reader.join().unwrap();
+    (out.lines().map(str::to_string).collect(), status)
+}
+
+/// `mnk brain` on a transcript whose lines end in CR LF.
+fn transcript(lines: &[&str]) -> Vec<String> {
+    let input: String = lines.iter().map(|l| format!("{l}\r\n")).collect();
+    let (out, status) = run_with(Path::new(BIN), &["brain"], &input);
+    assert!(status.success(), "exit status {status}: {out:?}");
+    out
+}
+
+/// An engine process driven one command at a time.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<(Instant, String)>,
+}
+
+impl Engine {
+    fn start(program: &Path, args: &[&str]) -> Engine {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start mnk");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send((Instant::now(), line)).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    fn brain(args: &[&str]) -> Engine {
+        let mut all = vec!["brain"];
+        all.extend_from_slice(args);
+        Engine::start(Path::new(BIN), &all)
+    }
+
+    /// Sends one line (CR LF, as managers do) and returns when it was sent.
+    fn send(&mut self, line: &str) -> Instant {
+        self.stdin
+            .write_all(format!("{line}\r\n").as_bytes())
+            .unwrap();
+        self.stdin.flush().unwrap();
+        Instant::now()
+    }
+
+    /// The next line, within `timeout`.
+    fn recv(&self, timeout: Duration) -> (Instant, String) {
+        match self.lines.recv_timeout(timeout) {
+            Ok(x) => x,
+            Err(RecvTimeoutError::Timeout) => panic!("no answer within {timeout:?}"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the engine closed its output"),
+        }
+    }
+
+    /// The next line that is not MESSAGE or DEBUG.
+    fn answer(&self, timeout: Duration) -> (Instant, String) {
+        loop {
+            let (t, l) = self.recv(timeout);
+            if !(l.starts_with("MESSAGE") || l.starts_with("DEBUG")) {
+                return (t, l);
+            }
+        }
+    }
+
+    /// Sends a move command and returns the move and how long it took.
+    fn play(&mut self, command: &str, timeout: Duration) -> ((u8, u8), Duration) {
+        let sent = self.send(command);
+        let (at, line) = self.answer(timeout);
+        let m = parse_move(&line).unwrap_or_else(|| panic!("{command}: not a move: {line:?}"));
+        (m, at.saturating_duration_since(sent))
+    }
+
+    /// Sends END and waits for the process to exit; returns how long that took.
+    fn end(mut self) -> Duration {
+        let sent = self.send("END");
+        let deadline = sent + Duration::from_secs(5);
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                assert!(s.success(), "exit status {s}");
+                return sent.elapsed();
+            }
+            assert!(Instant::now() < deadline, "no exit within 5 s of END");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn parse_move(line: &str) -> Option<(u8, u8)> {
+    let (a, b) = line.trim().split_once(',')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+fn is_move(line: &str) -> bool {
+    parse_move(line).is_some()
+}
+
+/// A `BOARD … DONE` block: own stones (field 1), then the opponent's (2).
+fn board(own: &[(u8, u8)], opp: &[(u8, u8)]) -> Vec<String> {
+    let mut v = vec!["BOARD".to_string()];
+    v.extend(own.iter().map(|(x, y)| format!("{x},{y},1")));
+    v.extend(opp.iter().map(|(x, y)| format!("{x},{y},2")));
+    v.push("DONE".into());
+    v
+}
+
+/// The engine's answer to a position set up with BOARD.
+fn answer_to(setup: &[&str], own: &[(u8, u8)], opp: &[(u8, u8)]) -> String {
+    let mut lines: Vec<String> = setup.iter().map(|s| s.to_string()).collect();
+    lines.push("INFO timeout_turn 300".into());
+    lines.extend(board(own, opp));
+    lines.push("END".into());
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let out = transcript(&refs);
+    assert_eq!(out.len(), 2, "{out:?}");
+    out[1].clone()
+}
+
+#[test]
+fn transcript_covers_every_command() {
+    let out = transcript(&[
+        "ABOUT",
+        "START 15",
+        "INFO timeout_turn 150",
+        "INFO timeout_match 60000",
+        "INFO time_left 60000",
+        "INFO max_memory 83886080",
+        "INFO game_type 1",
+        "INFO rule 0",
+        "INFO folder /tmp/some folder",
+        "INFO evaluate 3,4",
+        "INFO some_future_key 7",
+        "BEGIN",
+        "TURN 8,8",
+        "TAKEBACK 8,8",
+        "RESTART",
+        "TURN 0,0",
+        "RECTSTART 20,12",
+        "BOARD",
+        "10,5,2",
+        "DONE",
+        "YXSHOWFORBID",
+        "END",
+        "ABOUT",
+    ]);
+    // Nothing after END is answered; INFO is never answered.
+    assert_eq!(out.len(), 10, "{out:?}");
+    assert!(out[0].starts_with("name=\"mnk\", version=\""), "{out:?}");
+    assert!(out[0].contains("author=") && out[0].contains("country="));
+    assert_eq!(out[1], "OK");
+    assert_eq!(out[2], "7,7", "the first move is the centre");
+    assert!(
+        is_move(&out[3]) && out[3] != "7,7" && out[3] != "8,8",
+        "{out:?}"
+    );
+    assert_eq!(out[4], "OK", "TAKEBACK");
+    assert_eq!(out[5], "OK", "RESTART");
+    assert!(is_move(&out[6]) && out[6] != "0,0", "{out:?}");
+    assert_eq!(out[7], "OK", "RECTSTART");
+    let (x, y) = parse_move(&out[8]).unwrap();
+    assert!(x < 20 && y < 12 && (x, y) != (10, 5), "{out:?}");
+    assert!(out[9].starts_with("UNKNOWN"), "{out:?}");
+}
+
+#[test]
+fn wins_in_one() {
+    // A closed four on row 7 (blocked at 2,7): only 7,7 wins.
+    let own = [(3, 7), (4, 7), (5, 7), (6, 7)];
+    let opp = [(2, 7), (10, 10), (11, 3), (0, 14)];
+    assert_eq!(answer_to(&["START 15"], &own, &opp), "7,7");
+    // A win beats blocking the opponent's four.
+    let own = [(1, 1), (2, 2), (3, 3), (4, 4), (10, 0)];
+    let opp = [(0, 0), (10, 1), (10, 2), (10, 3), (10, 4)];
+    assert_eq!(answer_to(&["START 15"], &own, &opp), "5,5");
+    // Far corner of a 20x20 board.
+    let own = [(15, 19), (16, 19), (17, 19), (18, 19)];
+    let opp = [(14, 19), (3, 3), (6, 9), (12, 0)];
+    assert_eq!(answer_to(&["START 20"], &own, &opp), "19,19");
+    // A rectangular board, the win in the first column.
+    let own = [(0, 1), (0, 2), (0, 3), (0, 4)];
+    let opp = [(0, 0), (5, 5), (9, 2), (7, 7)];
+    assert_eq!(answer_to(&["RECTSTART 10,8"], &own, &opp), "0,5");
+}
+
+#[test]
+fn must_blocks() {
+    // The opponent's closed four on column 5: only 5,6 stops it. Own
+    // stones come last in the block (the order must not matter).
+    let own = [(5, 1), (9, 9), (12, 4)];
+    let opp = [(5, 2), (5, 3), (5, 4), (5, 5)];
+    let mut lines = vec!["START 15".to_string(), "INFO timeout_turn 300".into()];
+    lines.push("BOARD".into());
+    lines.extend(opp.iter().map(|(x, y)| format!("{x},{y},2")));
+    lines.extend(own.iter().map(|(x, y)| format!("{x},{y},1")));
+    lines.extend(["DONE".into(), "END".into()]);
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert_eq!(transcript(&refs), ["OK", "5,6"]);
+    // A broken four (X X . X X) on a diagonal: the gap.
+    let own = [(0, 14), (14, 14), (14, 0)];
+    let opp = [(3, 3), (4, 4), (6, 6), (7, 7)];
+    assert_eq!(answer_to(&["START 15"], &own, &opp), "5,5");
+    // Two forced blocks in a row, the second after a TURN: the
+    // opponent's four on row 2 (blocked at 1,2), then its three on column
+    // 9 (blocked at 9,4) becomes a four with TURN 9,8.
+    let mut lines = vec!["START 15".to_string(), "INFO timeout_turn 300".into()];
+    lines.extend(board(
+        &[(1, 2), (9, 4), (0, 14), (14, 14), (14, 0), (12, 12)],
+        &[(2, 2), (3, 2), (4, 2), (5, 2), (9, 5), (9, 6), (9, 7)],
+    ));
+    lines.extend(["TURN 9,8".into(), "END".into()]);
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert_eq!(transcript(&refs), ["OK", "6,2", "9,9"]);
+}
+
+#[test]
+fn exact_five_rule() {
+    // Row 0: X X X X . X — 4,0 makes six, which wins only in freestyle.
+    // Column 10: a closed four that makes exactly five at 10,6.
+    let own = [
+        (0, 0),
+        (1, 0),
+        (2, 0),
+        (3, 0),
+        (5, 0),
+        (10, 2),
+        (10, 3),
+        (10, 4),
+        (10, 5),
+    ];
+    let opp = [
+        (10, 1),
+        (14, 14),
+        (12, 14),
+        (14, 12),
+        (12, 10),
+        (8, 13),
+        (2, 12),
+        (0, 9),
+        (5, 10),
+    ];
+    assert_eq!(answer_to(&["START 15", "INFO rule 1"], &own, &opp), "10,6");
+    let free = answer_to(&["START 15", "INFO rule 0"], &own, &opp);
+    assert!(free == "4,0" || free == "10,6", "{free}");
+    // Renju is refused with a MESSAGE, and the engine plays freestyle.
+    let out = transcript(&["START 15", "INFO rule 4", "BEGIN", "END"]);
+    assert_eq!(out[0], "OK");
+    assert!(
+        out[1].starts_with("MESSAGE") && out[1].contains("renju"),
+        "{out:?}"
+    );
+    assert_eq!(out[2], "7,7");
+}
+
+#[test]
+fn malformed_lines_get_errors_and_the_engine_goes_on() {
+    let out = transcript(&[
+        "TURN 7,7",     // no board yet
+        "START",        // no size
+        "START twenty", // not a number
+        "START 4",      // too small
+        "START 27",     // too large
+        "RECTSTART 20", // no height
+        "START 15",
+        "INFO timeout_turn 100",
+        "INFO timeout_turn soon",
+        "TURN",
+        "TURN a,b",
+        "TURN 15,3",
+        "TURN -1,3",
+        "TURN 99999999999999999999,1",
+        "TAKEBACK 3,3", // empty cell
+        "BOARD",
+        "7,7,2",
+        "7,7,1",  // occupied
+        "20,1,1", // off the board
+        "1,1,5",  // bad field
+        "hello",  // not a stone line
+        "DONE",
+        "TURN 7,7", // occupied (the opponent's stone from BOARD)
+        "hello world",
+        "BEGIN now",
+        "ABOUT",
+        "END",
+    ]);
+    for (i, line) in out.iter().enumerate().take(18) {
+        if i != 6 {
+            assert!(line.starts_with("ERROR "), "line {i}: {out:?}");
+        }
+    }
+    assert_eq!(out[6], "OK");
+    assert!(
+        out[3].contains("4x4") && out[4].contains("27x27"),
+        "{out:?}"
+    );
+    assert!(out[10].contains("off the 15x15 board"), "{out:?}");
+    assert!(out[14].contains("occupied"), "{out:?}");
+    assert!(is_move(&out[18]), "{out:?}");
+    assert_ne!(out[18], "7,7");
+    assert!(
+        out[19].starts_with("ERROR") && out[19].contains("occupied"),
+        "{out:?}"
+    );
+    assert_eq!(out[20], "UNKNOWN command hello");
+    assert!(out[21].starts_with("ERROR"), "{out:?}");
+    assert!(out[22].starts_with("name="), "{out:?}");
+    assert_eq!(out.len(), 23, "{out:?}");
+}
+
+#[test]
+fn every_line_end_is_accepted() {
+    let script = [
+        "START 15",
+        "INFO timeout_turn 100",
+        "BOARD",
+        "3,7,1",
+        "4,7,1",
+        "5,7,1",
+        "6,7,1",
+        "2,7,2",
+        "10,10,2",
+        "11,3,2",
+        "0,14,2",
+        "DONE",
+        "ABOUT",
+        "END",
+    ];
+    let mut outputs = Vec::new();
+    for end in ["\r\n", "\n", "\r"] {
+        let input: String = script.iter().map(|l| format!("{l}{end}")).collect();
+        let (out, status) = run_with(Path::new(BIN), &["brain"], &input);
+        assert!(status.success());
+        assert_eq!(out.len(), 3, "{end:?}: {out:?}");
+        assert_eq!(out[..2], ["OK", "7,7"], "{end:?}");
+        outputs.push(out);
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(outputs[1], outputs[2]);
+    // No line end at all after the last command, and mixed ends.
+    let (out, _) = run_with(
+        Path::new(BIN),
+        &["brain"],
+        "START 9\nINFO timeout_turn 0\r\nBEGIN\rABOUT",
+    );
+    assert_eq!(out[..2], ["OK", "4,4"]);
+    assert!(out[2].starts_with("name="));
+}
+
+#[test]
+fn end_exits_promptly() {
+    // Idle engine.
+    let e = Engine::brain(&[]);
+    let took = e.end();
+    assert!(took < Duration::from_secs(1), "END took {took:?}");
+    // In a game, right after a move.
+    let mut e = Engine::brain(&[]);
+    e.send("START 20");
+    assert_eq!(e.recv(Duration::from_secs(5)).1, "OK");
+    e.send("INFO timeout_turn 300");
+    e.play("BEGIN", Duration::from_secs(2));
+    e.play("TURN 10,10", Duration::from_secs(2));
+    let took = e.end();
+    assert!(took < Duration::from_secs(1), "END took {took:?}");
+    // End of input also ends the engine.
+    let (out, status) = run_with(Path::new(BIN), &["brain"], "START 15\r\n");
+    assert!(status.success());
+    assert_eq!(out, ["OK"]);
+}
+
+#[test]
+fn answers_within_the_turn_limit() {
+    // Two engines with a 200 ms turn limit play 30 plies (or to the end);
+    // every answer must come well inside the limit.
+    let limit = Duration::from_millis(200);
+    let spare = Duration::from_millis(20);
+    let mut e = [Engine::brain(&[]), Engine::brain(&["--seed", "7"])];
+    for x in &mut e {
+        x.send("START 20");
+        assert_eq!(x.recv(Duration::from_secs(5)).1, "OK");
+        x.send("INFO timeout_turn 200");
+        x.send("INFO timeout_match 100000");
+        x.send("INFO max_memory 104857600");
+    }
+    let mut times = Vec::new();
+    let mut stones: [HashSet<(i32, i32)>; 2] = Default::default();
+    let mut last: Option<(u8, u8)> = None;
+    for ply in 0..30 {
+        let who = ply % 2;
+        e[who].send("INFO time_left 100000");
+        let cmd = match last {
+            None => "BEGIN".to_string(),
+            Some((x, y)) => format!("TURN {x},{y}"),
+        };
+        let (m, took) = e[who].play(&cmd, Duration::from_secs(2));
+        let p = (m.0 as i32, m.1 as i32);
+        assert!(m.0 < 20 && m.1 < 20, "off the board: {m:?}");
+        assert!(
+            !stones[0].contains(&p) && !stones[1].contains(&p),
+            "occupied: {m:?}"
+        );
+        stones[who].insert(p);
+        times.push(took);
+        last = Some(m);
+        if five_through(&stones[who], p) {
+            break;
+        }
+    }
+    let worst = *times.iter().max().unwrap();
+    eprintln!(
+        "turn limit 200 ms: {} answers, worst {worst:?}, mean {:?}",
+        times.len(),
+        times.iter().sum::<Duration>() / times.len() as u32
+    );
+    assert!(worst + spare <= limit, "an answer took {worst:?}");
+
+    // A nearly spent match clock binds harder than the turn limit.
+    let mut x = Engine::brain(&[]);
+    x.send("START 15");
+    x.recv(Duration::from_secs(5));
+    x.send("INFO timeout_turn 5000");
+    x.send("INFO timeout_match 10000");
+    x.send("INFO time_left 900");
+    let (_, took) = x.play("BEGIN", Duration::from_secs(2));
+    let (_, took2) = x.play("TURN 8,8", Duration::from_secs(2));
+    assert!(
+        took.max(took2) < Duration::from_millis(150),
+        "{took:?} {took2:?}"
+    );
+
+    // timeout_turn 0: play at once.
+    let mut x = Engine::brain(&[]);
+    x.send("START 15");
+    x.recv(Duration::from_secs(5));
+    x.send("INFO timeout_turn 0");
+    x.play("BEGIN", Duration::from_secs(2));
+    let (_, took) = x.play("TURN 8,8", Duration::from_secs(2));
+    assert!(
+        took < Duration::from_millis(50),
+        "instant move took {took:?}"
+    );
+}
+
+/// Five or more in a row through `m` among `stones`.
+fn five_through(stones: &HashSet<(i32, i32)>, m: (i32, i32)) -> bool {
+    [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+        let run = |s: i32| {
+            (1..)
+                .take_while(|i| stones.contains(&(m.0 + s * i * dx, m.1 + s * i * dy)))
+                .count()
+        };
+        1 + run(1) + run(-1) >= 5
+    })
+}
+
+#[test]
+fn self_play_game_to_the_end() {
+    // A small manager: two engine processes, START, INFO, BEGIN to the
+    // first and then TURN with the other's move, until five in a row or a
+    // full board. Every move must be on the board and on an empty cell.
+    let size = 15;
+    let mut e = [Engine::brain(&[]), Engine::brain(&["--seed", "3"])];
+    for x in &mut e {
+        x.send("START 15");
+        assert_eq!(x.recv(Duration::from_secs(5)).1, "OK");
+        x.send("INFO timeout_turn 100");
+        x.send("INFO rule 0");
+    }
+    let mut stones: [HashSet<(i32, i32)>; 2] = Default::default();
+    let mut last: Option<(u8, u8)> = None;
+    let mut winner = None;
+    let mut plies = 0;
+    while plies < size * size {
+        let who = plies % 2;
+        let cmd = match last {
+            None => "BEGIN".to_string(),
+            Some((x, y)) => format!("TURN {x},{y}"),
+        };
+        let (m, _) = e[who].play(&cmd, Duration::from_secs(2));
+        let p = (m.0 as i32, m.1 as i32);
+        assert!(
+            m.0 < size as u8 && m.1 < size as u8,
+            "ply {plies}: {m:?} is off the board"
+        );
+        assert!(
+            !stones[0].contains(&p) && !stones[1].contains(&p),
+            "ply {plies}: {m:?} is occupied"
+        );
+        stones[who].insert(p);
+        plies += 1;
+        last = Some(m);
+        if five_through(&stones[who], p) {
+            winner = Some(who);
+            break;
+        }
+    }
+    eprintln!("self-play: {plies} plies, winner {winner:?}");
+    assert!(winner.is_some() || plies == size * size);
+    for x in e {
+        assert!(x.end() < Duration::from_secs(1));
+    }
+}
+
+/// A copy of the binary named `name` in a fresh temporary folder.
+fn launcher(dir: &Path, name: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::copy(BIN, &p).unwrap();
+    p
+}
+
+#[test]
+fn pbrain_name_runs_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = launcher(dir.path(), "pbrain-mnk");
+    let (out, status) = run_with(&p, &[], "ABOUT\r\nSTART 15\r\nBEGIN\r\nEND\r\n");
+    assert!(status.success());
+    assert!(out[0].starts_with("name=\"mnk\""), "{out:?}");
+    assert_eq!(out[1..], ["OK", "7,7"]);
+    // Flags work too.
+    let (out, _) = run_with(&p, &["--verbose"], "START 15\r\nBEGIN\r\nEND\r\n");
+    assert!(out[1].starts_with("MESSAGE"), "{out:?}");
+    // A symbolic link is the one-line launcher on Unix.
+    #[cfg(unix)]
+    {
+        let link = dir.path().join("pbrain-mnk-link");
+        std::os::unix::fs::symlink(BIN, &link).unwrap();
+        let (out, status) = run_with(&link, &[], "ABOUT\r\nEND\r\n");
+        assert!(status.success());
+        assert!(out[0].starts_with("name=\"mnk\""), "{out:?}");
+    }
+    // Under its own name it is the usual CLI.
+    let (out, status) = run_with(Path::new(BIN), &[], "ABOUT\r\n");
+    assert!(!status.success() && out.is_empty());
+}
+
+#[test]
+fn pbrain_weights_file_next_to_the_launcher() {
+    let dir = tempfile::tempdir().unwrap();
+    // A valid weights file is picked up and used.
+    let good = launcher(dir.path(), "pbrain-good");
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/gomoku.toml"))
+            .unwrap();
+    std::fs::write(dir.path().join("pbrain-good.toml"), text).unwrap();
+    let (out, status) = run_with(&good, &[], "START 15\r\nBEGIN\r\nEND\r\n");
+    assert!(status.success());
+    assert_eq!(out, ["OK", "7,7"]);
+    // A broken one is reported (as ERROR, which GUIs show) and stops it.
+    let bad = launcher(dir.path(), "pbrain-bad");
+    std::fs::write(dir.path().join("pbrain-bad.toml"), "attack = [").unwrap();
+    let (out, status) = run_with(&bad, &[], "START 15\r\nEND\r\n");
+    assert!(!status.success());
+    assert!(out[0].starts_with("ERROR cannot load weights"), "{out:?}");
+}
+
+#[test]
+fn weights_must_be_for_five_in_a_row() {
+    let ttt = Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/tictactoe.toml");
+    let (out, status) = run_with(
+        Path::new(BIN),
+        &["brain", "--weights", ttt.to_str().unwrap()],
+        "START 15\r\nEND\r\n",
+    );
+    assert!(!status.success());
+    assert!(
+        out[0].starts_with("ERROR") && out[0].contains("five"),
+        "{out:?}"
+    );
+    let gomoku = Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/gomoku.toml");
+    let (out, status) = run_with(
+        Path::new(BIN),
+        &["brain", "--weights", gomoku.to_str().unwrap()],
+        "START 20\r\nBEGIN\r\nEND\r\n",
+    );
+    assert!(status.success());
+    assert_eq!(out, ["OK", "9,9"]);
+}
+
+#[test]
+fn special_stones_are_never_played_on() {
+    // Field 3 cells block both sides; the engine answers a legal move.
+    let out = transcript(&[
+        "START 9",
+        "INFO timeout_turn 100",
+        "BOARD",
+        "4,4,3",
+        "3,3,3",
+        "5,5,3",
+        "4,3,2",
+        "DONE",
+        "END",
+    ]);
+    assert_eq!(out.len(), 2, "{out:?}");
+    let m = parse_move(&out[1]).unwrap();
+    assert!(m.0 < 9 && m.1 < 9 && ![(4, 4), (3, 3), (5, 5), (4, 3)].contains(&m));
+}
