@@ -70,7 +70,7 @@ pub struct Args {
     #[arg(long, conflicts_with = "resume")]
     seed: Option<u64>,
     /// Openings (each played twice) of the closing match against the start weights (0: skip).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 1000)]
     verdict_openings: usize,
     /// Do not draw plots at the end.
     #[arg(long)]

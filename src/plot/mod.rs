@@ -354,7 +354,7 @@ fn draw_score<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData)
         )
         .margin(12)
         .x_label_area_size(40)
-        .y_label_area_size(70)
+        .y_label_area_size(110)
         .build_cartesian_2d(0.5f64..x_max, (lo - pad)..(hi + pad))
         .map_err(s)?;
     chart
@@ -362,6 +362,7 @@ fn draw_score<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData)
         .x_desc("round")
         .y_desc("score = wins − losses")
         .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:+.0}"))
         .label_style(("sans-serif", 14))
         .axis_desc_style(("sans-serif", 16))
         .draw()
@@ -409,13 +410,13 @@ fn draw_score<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData)
         .caption("Which player won the round", ("sans-serif", 17).into_font())
         .margin(12)
         .x_label_area_size(40)
-        .y_label_area_size(70)
+        .y_label_area_size(110)
         .build_cartesian_2d(0.5f64..x_max, -0.5f64..players + 0.5)
         .map_err(s)?;
     chart
         .configure_mesh()
         .x_desc("round")
-        .y_desc("champion")
+        .y_desc("")
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_labels(data.cfg.challengers as usize + 1)
         .y_label_formatter(&|y| {
@@ -482,7 +483,7 @@ fn draw_exact<DB: DrawingBackend>(
             ("sans-serif", 16).into_font(),
         )
         .margin(10)
-        .x_label_area_size(30)
+        .x_label_area_size(40)
         .y_label_area_size(70)
         .build_cartesian_2d(-0.5f64..x_max, lo..100.0)
         .map_err(s)?;
@@ -537,7 +538,7 @@ fn draw_exact<DB: DrawingBackend>(
             ("sans-serif", 16).into_font(),
         )
         .margin(10)
-        .x_label_area_size(30)
+        .x_label_area_size(40)
         .y_label_area_size(70)
         .build_cartesian_2d(-0.5f64..x_max, 0f64..hi * 1.1)
         .map_err(s)?;
@@ -619,7 +620,8 @@ fn draw_exact<DB: DrawingBackend>(
 
 fn draw_elo<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData) -> DrawResult {
     // (reference, [(round, elo, lo, hi)])
-    let mut refs: Vec<(String, Vec<(f64, f64, f64, f64)>)> = Vec::new();
+    type Points = Vec<(f64, f64, f64, f64)>;
+    let mut refs: Vec<(String, Points)> = Vec::new();
     for c in &data.checks {
         if let Check::Match(v) = &c.check {
             for r in v {

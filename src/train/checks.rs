@@ -29,7 +29,8 @@
 //!
 //! The trained player with the incumbent's weights plays the same player
 //! with each reference's weights (the run's start weights and the shipped
-//! ones) over a fixed set of paired openings drawn from their own seed
+//! ones, named `start` and `shipped`, or `start=shipped` once when they
+//! are the same) over a fixed set of paired openings drawn from their own seed
 //! stream, not the training streams. The result is W/D/L, the score and
 //! the pentanomial Elo with its 95% error bar.
 

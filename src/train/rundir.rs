@@ -425,12 +425,12 @@ pub fn parse_rounds(
             ));
         }
         let mut v = Vec::with_capacity(nw);
-        for c in 6 + 4 * players..header.len() {
-            let x: f64 = parse_field(path, line, &header[c], f(c))?;
+        for (name, text) in header.iter().zip(rec).skip(6 + 4 * players) {
+            let x: f64 = parse_field(path, line, name, text)?;
             if !(x.is_finite() && (0.0..=crate::eval::MAX_WEIGHT).contains(&x)) {
                 return Err(corrupt(
                     line,
-                    format!("column {}: weight {x} is out of range", header[c]),
+                    format!("column {name}: weight {x} is out of range"),
                 ));
             }
             v.push(x);

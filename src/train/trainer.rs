@@ -405,10 +405,17 @@ impl Trainer {
                 self.check_openings = Some(checks::check_openings(&self.cfg));
             }
             let openings = self.check_openings.as_deref().unwrap_or(&[]);
+            // When the run starts from the shipped weights, the two
+            // references are one player: play it once.
+            let refs: Vec<(&str, &Weights)> = if self.start == self.shipped {
+                vec![("start=shipped", &self.start)]
+            } else {
+                vec![("start", &self.start), ("shipped", &self.shipped)]
+            };
             Check::Match(checks::match_check(
                 &self.player,
                 weights,
-                &[("start", &self.start), ("shipped", &self.shipped)],
+                &refs,
                 openings,
                 self.cfg.seed,
             )?)
