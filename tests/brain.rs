@@ -12,16 +12,35 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mnk");
 
+/// Starts `program args` with piped stdin and stdout.
+///
+/// A freshly copied launcher can briefly fail with "text file busy" while
+/// another test thread forks a child that still holds the copy's write
+/// handle, so that error is retried.
+fn spawn(program: &Path, args: &[&str]) -> Child {
+    let mut tries = 0;
+    loop {
+        match Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+        {
+            Ok(c) => return c,
+            Err(e) if e.raw_os_error() == Some(26) && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => panic!("cannot start {}: {e}", program.display()),
+        }
+    }
+}
+
 /// Runs `program args` on `input` (written at once, then stdin closed) and
 /// returns its stdout lines and exit status. Fails after 20 s.
 fn run_with(program: &Path, args: &[&str], input: &str) -> (Vec<String>, ExitStatus) {
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start mnk");
+    let mut child = spawn(program, args);
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_string();
     // The engine may exit (END) before reading everything: ignore EPIPE.
@@ -67,13 +86,7 @@ struct Engine {
 
 impl Engine {
     fn start(program: &Path, args: &[&str]) -> Engine {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start mnk");
+        let mut child = spawn(program, args);
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = mpsc::channel();
@@ -661,4 +674,30 @@ fn special_stones_are_never_played_on() {
     assert_eq!(out.len(), 2, "{out:?}");
     let m = parse_move(&out[1]).unwrap();
     assert!(m.0 < 9 && m.1 < 9 && ![(4, 4), (3, 3), (5, 5), (4, 3)].contains(&m));
+}
+
+#[test]
+fn info_before_start_and_depth_and_node_limits() {
+    // Upper-case keys before START (as some GUIs send them), and the
+    // Yixin extensions max_depth / max_node that c-gomoku-cli sends for
+    // depth= and nodes=: the search stops there, long before the 5 s turn.
+    let input = "INFO TIMEOUT_TURN 5000\r\nINFO MAX_DEPTH 2\r\nSTART 15\r\n\
+                 BOARD\r\n7,7,2\r\nDONE\r\nINFO max_depth 0\r\nINFO max_node 2000\r\n\
+                 TURN 9,9\r\nEND\r\n";
+    let t = Instant::now();
+    let (out, status) = run_with(Path::new(BIN), &["brain", "--verbose"], input);
+    assert!(status.success());
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert_eq!(out.len(), 5, "{out:?}");
+    assert_eq!(out[0], "OK");
+    assert!(out[1].starts_with("MESSAGE depth 2 nodes "), "{out:?}");
+    assert!(is_move(&out[2]));
+    let nodes: u64 = out[3]
+        .split_whitespace()
+        .skip_while(|w| *w != "nodes")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{out:?}"));
+    assert!(nodes <= 2000 + 64, "{out:?}");
+    assert!(is_move(&out[4]));
 }

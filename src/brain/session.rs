@@ -152,6 +152,10 @@ pub struct Brain {
     rule: Rule,
     clock: TimeControl,
     max_memory: Option<u64>,
+    /// `INFO max_depth` and `INFO max_node` (Yixin-protocol extensions
+    /// that c-gomoku-cli sends for `depth=` and `nodes=`); 0 is no limit.
+    max_depth: Option<u64>,
+    max_node: Option<u64>,
     /// The search player and the rules it was built for.
     search: Option<(Rules, Search)>,
     /// The table must be emptied before the next search (new game, or the
@@ -172,6 +176,8 @@ impl Brain {
             rule: Rule::Freestyle,
             clock,
             max_memory: None,
+            max_depth: None,
+            max_node: None,
             search: None,
             tt_dirty: true,
             rng,
@@ -374,6 +380,8 @@ impl Brain {
             "timeout_match" => &mut self.clock.timeout_match,
             "time_left" => &mut self.clock.time_left,
             "max_memory" => &mut self.max_memory,
+            "max_depth" => &mut self.max_depth,
+            "max_node" => &mut self.max_node,
             "rule" => {
                 let Some(bits) = number() else {
                     return say(
@@ -383,7 +391,7 @@ impl Brain {
                 };
                 return self.set_rule(bits, out);
             }
-            // game_type, folder, evaluate and anything newer: not needed.
+            // game_type, folder, evaluate and anything else: not needed.
             _ => return Ok(()),
         };
         match number() {
@@ -510,13 +518,19 @@ impl Brain {
             search.clear();
         }
         self.tt_dirty = !regular;
+        let depth = match self.max_depth {
+            Some(d) if d > 0 => (self.settings.depth as u64).min(d) as u32,
+            _ => self.settings.depth,
+        };
+        let nodes = self.max_node.filter(|&n| n > 0);
         let limits = match budget {
             Budget::Think(d) => {
                 let left = d.saturating_sub(start.elapsed());
                 if left >= MIN_SEARCH {
                     SearchLimits {
-                        depth: self.settings.depth.max(1),
+                        depth: depth.max(1),
                         time: Some(left),
+                        nodes,
                         ..instant
                     }
                 } else {
