@@ -15,7 +15,7 @@ pub struct Args {
     /// The game: tictactoe, gomoku, or WxHxK such as 7x6x4 (-exact for the exact rule).
     #[arg(long, short, default_value = "gomoku", conflicts_with = "resume")]
     game: Rules,
-    /// Rounds to play (default: 60 on large boards, 100 on boards the exact player solves).
+    /// Rounds to play (default: 100).
     /// With --resume, a larger number continues a finished run.
     #[arg(long)]
     rounds: Option<u32>,
@@ -23,19 +23,20 @@ pub struct Args {
     #[arg(long, short = 'c', conflicts_with = "resume")]
     challengers: Option<u32>,
     /// Openings per pairing per round (G), each played with both colours
-    /// (default: 1000 on large boards, 100 on small ones).
+    /// (default: 2000 on large boards, 200 on small ones).
     #[arg(long, short = 'n', conflicts_with = "resume")]
     openings: Option<u32>,
     /// Draw each round's openings from a Gomocup offset-format file instead of at random.
     #[arg(long, value_name = "FILE", conflicts_with = "resume")]
     openings_file: Option<PathBuf>,
-    /// Stones in each random opening (default: 4 on 9x9 and up, 1 on small boards).
+    /// Stones in each random opening (default: 4 on 9x9 and up, 2 on small boards).
     #[arg(long, conflicts_with = "resume")]
     stones: Option<u32>,
-    /// The perturbation's σ in round 1: every weight is multiplied by exp(σ·N(0,1)).
+    /// The perturbation's σ in round 1: every weight is multiplied by exp(σ·N(0,1))
+    /// and clamped to [1e-6, 1e9] (default: 0.3 on large boards, 0.5 on small ones).
     #[arg(long, conflicts_with = "resume")]
     sigma: Option<f64>,
-    /// σ halves every this many rounds (0: constant).
+    /// σ halves every this many rounds (0: constant; the default on every board).
     #[arg(long, value_name = "ROUNDS", conflicts_with = "resume")]
     sigma_half_life: Option<f64>,
     /// σ never shrinks below this.

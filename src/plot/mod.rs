@@ -492,6 +492,7 @@ fn draw_exact<DB: DrawingBackend>(
         .x_desc("round")
         .y_desc("% of positions")
         .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}%"))
         .label_style(("sans-serif", 13))
         .axis_desc_style(("sans-serif", 14))
         .draw()
