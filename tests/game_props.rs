@@ -303,7 +303,6 @@ proptest! {
 /// A set-up stone of the colour *not* to move (`play_as`, as for a Gomocup
 /// `BOARD`), taken back, must give the side to move back as well.
 #[test]
-#[ignore = "BUG: Board::undo sets to_move to the colour of the undone stone, so undoing a play_as of the colour not to move leaves the wrong side to move (and the board != before)"]
 fn undo_after_play_as_restores_the_side_to_move() {
     let a1: Move = "a1".parse().unwrap();
     let mut b = Board::new(Rules::TICTACTOE);

@@ -153,3 +153,37 @@ fn specs_round_trip_through_display() {
         assert_eq!(p.to_string().parse::<PlayerSpec>().unwrap(), p, "{s}");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Alpha-beta with a full window and its table equals plain minimax over
+    /// the same candidates. Small boards searched at full width have many
+    /// transpositions, so the table's bounds are exercised; gomoku checks the
+    /// threat handling at narrow width.
+    #[test]
+    fn alphabeta_equals_minimax(seed in any::<u64>(), plies in 0usize..8, depth in 2u32..6) {
+        for (rules, width, max_depth) in [("4x4x3", 16, 5), ("4x4x4", 16, 5), ("5x5x4", 25, 3), ("9x9x5-exact", 5, 4), ("gomoku", 6, 4)] {
+            let rules: Rules = rules.parse().unwrap();
+            let depth = depth.min(max_depth);
+            let mut rng = game_rng(seed, &[]);
+            let mut b = Board::new(rules);
+            let center = rules.center();
+            b.play(center).unwrap();
+            while b.ply() < plies.min(rules.cells() - 4) && !b.is_over() {
+                // Stones near the centre so that shapes and threats appear.
+                let m = RandomPlayer.choose(&b, &mut rng).unwrap();
+                if (m.x as i32 - center.x as i32).abs() <= 3 && (m.y as i32 - center.y as i32).abs() <= 3 {
+                    b.play(m).unwrap();
+                }
+            }
+            if b.is_over() {
+                continue;
+            }
+            let limits = SearchLimits { depth, width, ..Default::default() };
+            let mut s = Search::new(shipped_weights(rules), limits);
+            let ab = s.alphabeta_value(&b, depth);
+            let mm = s.minimax_value(&b, depth);
+            prop_assert_eq!(ab, mm, "{:?} depth {} width {}", b, depth, width);
+        }
+    }
+}

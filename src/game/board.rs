@@ -55,6 +55,9 @@ pub struct Board {
 struct Undo {
     mv: Move,
     color: Color,
+    /// The side to move before this move: not always `color`, since a
+    /// set-up stone (`play_as`) may be placed for either side.
+    to_move: Color,
     hash: u64,
 }
 
@@ -214,10 +217,16 @@ impl Board {
 
     /// Places a stone of a given colour (for set-up positions that do not
     /// alternate, such as a Gomocup `BOARD`); the other colour moves next.
+    /// [`Board::undo`] restores the side that was to move before.
     pub fn play_as(&mut self, m: Move, color: Color) -> Result<Option<Outcome>, PlayError> {
         self.check(m)?;
+        let before = self.to_move;
         self.to_move = color;
-        Ok(self.play_unchecked(m))
+        self.play_unchecked(m);
+        if let Some(u) = self.history.last_mut() {
+            u.to_move = before;
+        }
+        Ok(self.outcome)
     }
 
     /// Plays a move known to be legal. Returns the outcome if it ended the game.
@@ -228,6 +237,7 @@ impl Board {
         self.history.push(Undo {
             mv: m,
             color,
+            to_move: color,
             hash: self.hash,
         });
         let idx = self.rules.index(m);
@@ -249,7 +259,7 @@ impl Board {
         let idx = self.rules.index(u.mv);
         self.cells[idx] = 0;
         self.hash = u.hash;
-        self.to_move = u.color;
+        self.to_move = u.to_move;
         self.empties += 1;
         // Any move made while the game was over is refused, so the
         // position before the last move was never finished.

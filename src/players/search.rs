@@ -343,6 +343,67 @@ impl Search {
         best
     }
 
+    /// The value of `board` for the side to move from one alpha-beta search
+    /// of exactly `depth` plies with a full window and an empty table. The
+    /// differential tests compare it with [`Search::minimax_value`]: every
+    /// transposition of a position has the same stone count, so it is met at
+    /// the same ply and remaining depth, and a sound table changes nothing.
+    pub fn alphabeta_value(&mut self, board: &Board, depth: u32) -> f64 {
+        self.clear();
+        self.sync(board);
+        self.nodes = 0;
+        self.stopped = false;
+        self.start = Instant::now();
+        self.negamax(depth, f64::NEG_INFINITY, f64::INFINITY, 0)
+    }
+
+    /// The same value by plain minimax over the same candidates: no
+    /// pruning, no table. Slow; the oracle of the differential tests.
+    pub fn minimax_value(&mut self, board: &Board, depth: u32) -> f64 {
+        self.sync(board);
+        self.minimax(depth, 0)
+    }
+
+    fn minimax(&mut self, depth: u32, ply: u32) -> f64 {
+        let mover = self.board.to_move();
+        if self.eval.can_win_now(mover) {
+            return WIN - (ply + 1) as f64;
+        }
+        if depth == 0 {
+            let v = self.eval.evaluate(mover);
+            return if v <= -MATE_BOUND {
+                -(WIN - (ply + 2) as f64)
+            } else {
+                v
+            };
+        }
+        let mut moves = Vec::new();
+        let opp = mover.opponent();
+        if self.eval.can_win_now(opp) {
+            self.win_cells(opp, &mut moves, 2);
+            if moves.len() >= 2 {
+                return -(WIN - (ply + 2) as f64);
+            }
+        } else {
+            self.candidates(mover, &mut moves);
+        }
+        let mut best = f64::NEG_INFINITY;
+        for (_, cell) in moves {
+            let score = match self.play(cell) {
+                Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
+                Some(Outcome::Draw) => 0.0,
+                None => -self.minimax(depth - 1, ply + 1),
+            };
+            self.undo();
+            best = best.max(score);
+        }
+        if best == f64::NEG_INFINITY {
+            0.0
+        } else {
+            best
+        }
+    }
+
     /// Searches the current position to the limits and returns the best move.
     fn search_root(&mut self, rng: &mut Rng) -> Option<Move> {
         self.start = Instant::now();
