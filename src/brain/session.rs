@@ -287,6 +287,7 @@ impl Brain {
     /// manager waits for `OK`, rather than during the first move.
     fn new_game(&mut self) {
         self.rng = Rng::seed_from_u64(self.settings.seed);
+        self.clock.new_game();
         if let Some(rules) = self.rules() {
             let limits = self.instant_limits();
             let rebuilt = self.search_for(rules, limits, None);
@@ -378,7 +379,18 @@ impl Brain {
         let slot = match key {
             "timeout_turn" => &mut self.clock.timeout_turn,
             "timeout_match" => &mut self.clock.timeout_match,
-            "time_left" => &mut self.clock.time_left,
+            "time_left" => {
+                return match number() {
+                    Some(n) => {
+                        self.clock.set_time_left(n);
+                        Ok(())
+                    }
+                    None => say(
+                        out,
+                        &format!("ERROR INFO time_left needs a whole number, found {value:?}"),
+                    ),
+                };
+            }
             "max_memory" => &mut self.max_memory,
             "max_depth" => &mut self.max_depth,
             "max_node" => &mut self.max_node,
@@ -454,7 +466,9 @@ impl Brain {
         if self.settings.verbose {
             say(out, &format!("MESSAGE {report}"))?;
         }
-        say(out, &m.to_xy())
+        say(out, &m.to_xy())?;
+        self.clock.record(start.elapsed());
+        Ok(())
     }
 
     /// The move to play and a one-line report of how it was found.

@@ -28,17 +28,22 @@ pub enum Budget {
     Think(Duration),
 }
 
-/// The manager's time settings, all in milliseconds as sent.
+/// The manager's time settings, all in milliseconds as sent, and the time
+/// this engine has used since.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TimeControl {
     /// `INFO timeout_turn`: the limit per move; 0 means play at once.
     pub timeout_turn: Option<u64>,
     /// `INFO timeout_match`: the limit for the whole game; 0 means none.
     pub timeout_match: Option<u64>,
-    /// `INFO time_left`: what remains of the match limit.
+    /// `INFO time_left`: what remained of the match limit when it was sent.
     pub time_left: Option<u64>,
     /// The turn limit assumed when the manager sends no `timeout_turn`.
     pub default_turn: u64,
+    /// Time spent on moves since the last `time_left`.
+    pub used_since_left: Duration,
+    /// Time spent on moves in this game.
+    pub used_in_game: Duration,
 }
 
 impl TimeControl {
@@ -48,6 +53,8 @@ impl TimeControl {
             timeout_match: None,
             time_left: None,
             default_turn,
+            used_since_left: Duration::ZERO,
+            used_in_game: Duration::ZERO,
         }
     }
 
@@ -56,16 +63,53 @@ impl TimeControl {
         self.timeout_turn.unwrap_or(self.default_turn)
     }
 
+    /// `INFO time_left`.
+    pub fn set_time_left(&mut self, ms: u64) {
+        self.time_left = Some(ms);
+        self.used_since_left = Duration::ZERO;
+    }
+
+    /// A move took `d` (from the command to the reply).
+    pub fn record(&mut self, d: Duration) {
+        self.used_since_left += d;
+        self.used_in_game += d;
+    }
+
+    /// A new game: the match clock starts again, and a `time_left` from
+    /// the last game no longer holds.
+    pub fn new_game(&mut self) {
+        self.time_left = None;
+        self.used_since_left = Duration::ZERO;
+        self.used_in_game = Duration::ZERO;
+    }
+
+    /// What is left of the match time, if there is a match limit: the last
+    /// `time_left` less the time used since (managers send it before every
+    /// move, so that is usually nothing), else `timeout_match` less the time
+    /// used this game. `timeout_match 0` with `time_left 0` (or none) means
+    /// no limit; a huge `time_left` (how some managers say "no limit")
+    /// simply never binds.
+    pub fn match_left(&self) -> Option<Duration> {
+        let no_match_limit = self.timeout_match == Some(0);
+        match self.time_left {
+            Some(0) if no_match_limit => None,
+            Some(left) => Some(Duration::from_millis(left).saturating_sub(self.used_since_left)),
+            None => match self.timeout_match {
+                Some(m) if m > 0 => {
+                    Some(Duration::from_millis(m).saturating_sub(self.used_in_game))
+                }
+                _ => None,
+            },
+        }
+    }
+
     /// The budget for one move when `empties` cells are empty:
     ///
-    /// `min(turn − max(15% of turn, 60 ms), (time_left − max(5% of it,
-    /// 60 ms)) / moves_to_go)`, where `moves_to_go = clamp(empties / 4, 12,
-    /// 40)` estimates this engine's remaining moves. `timeout_turn 0`, or a
-    /// budget under 15 ms, is [`Budget::Instant`].
-    ///
-    /// `time_left` is ignored only when the manager said there is no match
-    /// limit (`timeout_match 0`) and `time_left` is 0; a huge `time_left`
-    /// (how some managers say "no limit") simply never binds.
+    /// `min(turn − max(15% of turn, 60 ms), (left − max(5% of left, 60 ms))
+    /// / moves_to_go)`, where `left` is [`TimeControl::match_left`] and
+    /// `moves_to_go = clamp(empties / 4, 12, 40)` estimates this engine's
+    /// remaining moves. `timeout_turn 0`, or a budget under 15 ms, is
+    /// [`Budget::Instant`].
     pub fn budget(&self, empties: usize) -> Budget {
         let turn = self.turn_limit();
         if turn == 0 {
@@ -73,15 +117,10 @@ impl TimeControl {
         }
         let turn = Duration::from_millis(turn);
         let mut budget = turn.saturating_sub(turn.mul_f64(TURN_MARGIN_FRACTION).max(MIN_MARGIN));
-        let no_match_limit = self.timeout_match == Some(0);
-        if let Some(left) = self.time_left {
-            if !(no_match_limit && left == 0) {
-                let left = Duration::from_millis(left);
-                let usable =
-                    left.saturating_sub(left.mul_f64(MATCH_RESERVE_FRACTION).max(MIN_MARGIN));
-                let to_go = (empties / 4).clamp(12, 40) as u32;
-                budget = budget.min(usable / to_go);
-            }
+        if let Some(left) = self.match_left() {
+            let usable = left.saturating_sub(left.mul_f64(MATCH_RESERVE_FRACTION).max(MIN_MARGIN));
+            let to_go = (empties / 4).clamp(12, 40) as u32;
+            budget = budget.min(usable / to_go);
         }
         if budget < MIN_SEARCH {
             Budget::Instant
@@ -165,7 +204,7 @@ mod tests {
             timeout_turn: turn,
             timeout_match: matc,
             time_left: left,
-            default_turn: 2000,
+            ..TimeControl::new(2000)
         }
     }
 
@@ -211,6 +250,25 @@ mod tests {
             850
         );
         assert_eq!(ms(tc(Some(1000), None, Some(u64::MAX)).budget(200)), 850);
+    }
+
+    #[test]
+    fn time_used_counts_until_the_next_time_left() {
+        // Only timeout_match: what this game used is taken off it.
+        let mut t = tc(Some(30000), Some(100000), None);
+        assert_eq!(ms(t.budget(400)), 2375);
+        t.record(Duration::from_secs(50));
+        // (50 − 2.5) / 40
+        assert_eq!(ms(t.budget(400)), 1187);
+        // A time_left replaces the estimate, and later use counts from it:
+        // (20 − 1) / 40, then (10 − 0.5) / 40.
+        t.set_time_left(20000);
+        assert_eq!(ms(t.budget(400)), 475);
+        t.record(Duration::from_secs(10));
+        assert_eq!(ms(t.budget(400)), 237);
+        // A new game forgets both.
+        t.new_game();
+        assert_eq!(ms(t.budget(400)), 2375);
     }
 
     #[test]
