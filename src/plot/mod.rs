@@ -234,14 +234,16 @@ fn draw_weights<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunDat
             (i, pts)
         })
         .collect();
-    let (mut lo, mut hi) = (0.5f64, 2.0f64);
+    // Plotted as log2 of the ratio on a linear axis, labelled with the
+    // factor, so every power of two gets a tick on either side of ×1.
+    let (mut lo, mut hi) = (-1.0f64, 1.0f64);
     for (_, pts) in &series {
         for &(_, y) in pts {
-            lo = lo.min(y);
-            hi = hi.max(y);
+            lo = lo.min(y.log2());
+            hi = hi.max(y.log2());
         }
     }
-    let (lo, hi) = (lo / 1.3, hi * 1.3);
+    let (lo, hi) = (lo.floor() - 0.25, hi.ceil() + 0.25);
     let (chart_area, legend_area) = root.split_horizontally(root.dim_in_pixel().0 as i32 - 230);
     let mut chart = ChartBuilder::on(&chart_area)
         .caption(
@@ -251,38 +253,32 @@ fn draw_weights<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunDat
         .margin(12)
         .x_label_area_size(45)
         .y_label_area_size(80)
-        .build_cartesian_2d(0f64..last_round(data), (lo..hi).log_scale())
+        .build_cartesian_2d(0f64..last_round(data), lo..hi)
         .map_err(s)?;
     chart
         .configure_mesh()
         .x_desc("round")
         .y_desc("weight / its start value (log scale)")
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| {
-            if *y >= 1.0 {
-                format!("×{y:.3}")
-                    .trim_end_matches('0')
-                    .trim_end_matches('.')
-                    .to_string()
-            } else {
-                format!("×{y:.3}")
-            }
-        })
+        .y_labels(((hi - lo) as usize + 1).min(40))
+        .y_label_formatter(&|y| format!("×{}", short(y.exp2())))
         .label_style(("sans-serif", 14))
         .axis_desc_style(("sans-serif", 16))
         .draw()
         .map_err(s)?;
     chart
         .draw_series(LineSeries::new(
-            [(0.0, 1.0), (last_round(data), 1.0)],
+            [(0.0, 0.0), (last_round(data), 0.0)],
             BLACK.mix(0.3).stroke_width(1),
         ))
         .map_err(s)?;
-    for (k, (i, pts)) in series.iter().enumerate() {
+    for (k, (_, pts)) in series.iter().enumerate() {
         chart
-            .draw_series(LineSeries::new(pts.clone(), color(k).stroke_width(2)))
+            .draw_series(LineSeries::new(
+                pts.iter().map(|&(x, y)| (x, y.log2())),
+                color(k).stroke_width(2),
+            ))
             .map_err(s)?;
-        let _ = i;
     }
     // The legend, beside the chart: name, final factor and final value.
     let last = data
@@ -321,14 +317,26 @@ fn draw_weights<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunDat
     Ok(())
 }
 
-/// A number in at most about 6 characters.
+/// A number with about 4 significant digits.
 fn short(v: f64) -> String {
+    let a = v.abs();
     if v == 0.0 {
         "0".into()
-    } else if !(1e-2..1e5).contains(&v.abs()) {
+    } else if !(1e-3..1e6).contains(&a) {
         format!("{v:.2e}")
+    } else if a >= 1000.0 {
+        format!("{v:.0}")
     } else {
-        format!("{v:.4}")
+        let decimals = if a >= 100.0 {
+            1
+        } else if a >= 10.0 {
+            2
+        } else if a >= 1.0 {
+            3
+        } else {
+            4
+        };
+        format!("{v:.decimals$}")
             .trim_end_matches('0')
             .trim_end_matches('.')
             .to_string()
