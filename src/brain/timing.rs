@@ -131,7 +131,7 @@ impl TimeControl {
 }
 
 /// Bytes per transposition-table entry in the search player.
-pub const TT_ENTRY_BYTES: u64 = 24;
+pub const TT_ENTRY_BYTES: u64 = crate::players::TT_ENTRY_BYTES as u64;
 /// Memory assumed for everything but the table (code, board, evaluator).
 pub const BASE_MEMORY: u64 = 8 << 20;
 /// Table size with no memory limit: 2^20 entries (24 MiB).

@@ -20,7 +20,7 @@ mod spec;
 pub use exact::{Exact, Solver, SolverStats, Value};
 pub use greedy::Greedy;
 pub use random::RandomPlayer;
-pub use search::{Search, SearchInfo, SearchLimits};
+pub use search::{Search, SearchInfo, SearchLimits, TT_ENTRY_BYTES};
 pub use spec::{PlayerKind, PlayerSpec, SpecError, EXACT_LIMIT};
 
 use crate::game::{Board, Move};

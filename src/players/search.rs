@@ -91,6 +91,10 @@ pub struct Search {
     info: SearchInfo,
     /// Per-ply candidate buffers, reused so the search does not allocate.
     buffers: Vec<Vec<(f64, u16)>>,
+    /// Cells from the centre outwards: among equal static scores the more
+    /// central cells become candidates (on an empty board, the centre
+    /// rather than the first row).
+    centre_out: Vec<u16>,
 }
 
 impl Search {
@@ -108,6 +112,7 @@ impl Search {
             stopped: false,
             info: SearchInfo::default(),
             buffers: Vec::new(),
+            centre_out: centre_out(&rules),
         }
     }
 
@@ -207,7 +212,8 @@ impl Search {
         out.clear();
         let width = self.limits.width.max(1);
         let scores = self.eval.scores(mover);
-        for (i, &s) in scores.iter().enumerate() {
+        for &cell in &self.centre_out {
+            let (i, s) = (cell as usize, scores[cell as usize]);
             if s == f64::NEG_INFINITY {
                 continue;
             }
@@ -490,6 +496,24 @@ impl Search {
         self.info.best
     }
 }
+
+/// Every cell of the board, nearest the centre first (Chebyshev distance,
+/// then Euclidean, then row-major order).
+fn centre_out(rules: &crate::game::Rules) -> Vec<u16> {
+    // The centre in doubled coordinates, exact on even boards too.
+    let (cx, cy) = (rules.width as i32 - 1, rules.height as i32 - 1);
+    let key = |i: usize| {
+        let m = rules.move_at(i);
+        let (dx, dy) = ((2 * m.x as i32 - cx).abs(), (2 * m.y as i32 - cy).abs());
+        (dx.max(dy), dx * dx + dy * dy, i)
+    };
+    let mut cells: Vec<usize> = (0..rules.cells()).collect();
+    cells.sort_by_key(|&i| key(i));
+    cells.into_iter().map(|i| i as u16).collect()
+}
+
+/// Bytes per transposition-table entry, for sizing tables to a memory budget.
+pub const TT_ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
 fn to_tt(score: f64, ply: u32) -> f64 {
     if score >= MATE_BOUND {
