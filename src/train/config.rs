@@ -65,7 +65,7 @@ impl TrainedPlayer {
 
     /// Whether this is the search player.
     pub fn is_search(&self) -> bool {
-        self.spec.to_string().starts_with("search")
+        matches!(self.spec.kind, crate::players::PlayerKind::Search(_))
     }
 
     /// The spec text (`greedy`, `search:depth=2,width=9`).
