@@ -15,7 +15,10 @@ fn mnk(args: &[&str]) -> Output {
 fn fails(args: &[&str]) -> String {
     let out = mnk(args);
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!out.status.success(), "mnk {args:?} should fail; stderr: {err}");
+    assert!(
+        !out.status.success(),
+        "mnk {args:?} should fail; stderr: {err}"
+    );
     assert!(!err.contains("panicked"), "mnk {args:?} panicked: {err}");
     err
 }
@@ -49,24 +52,47 @@ fn bad_games_and_flags_are_refused() {
     let e = fails(&["match", "greedy", "gready"]);
     assert!(e.contains("unknown player"), "{e}");
     let e = fails(&["solve", "--game", "gomoku"]);
-    assert!(e.contains("cannot solve") || e.contains("empty cells"), "{e}");
+    assert!(
+        e.contains("cannot solve") || e.contains("empty cells"),
+        "{e}"
+    );
 }
 
 #[test]
 fn bad_weight_files_name_file_and_field() {
     let dir = tempfile::tempdir().unwrap();
     let good = std::fs::read_to_string("weights/gomoku.toml").unwrap();
-    let missing = write(dir.path(), "missing.toml", &good.replace("open3 = 5000", ""));
+    let missing = write(
+        dir.path(),
+        "missing.toml",
+        &good.replace("open3 = 5000", ""),
+    );
     let e = fails(&["eval", "--weights", &missing]);
     assert!(e.contains("missing.toml") && e.contains("own.open3"), "{e}");
-    let negative = write(dir.path(), "neg.toml", &good.replace("open3 = 5000", "open3 = -5"));
+    let negative = write(
+        dir.path(),
+        "neg.toml",
+        &good.replace("open3 = 5000", "open3 = -5"),
+    );
     let e = fails(&["eval", "--weights", &negative]);
-    assert!(e.contains("neg.toml") && e.contains("own.open3") && e.contains("out of range"), "{e}");
+    assert!(
+        e.contains("neg.toml") && e.contains("own.open3") && e.contains("out of range"),
+        "{e}"
+    );
     let broken = write(dir.path(), "broken.toml", "attack = [\n");
     let e = fails(&["eval", "--weights", &broken]);
     assert!(e.contains("broken.toml") && e.contains("TOML"), "{e}");
-    let e = fails(&["eval", "--game", "tictactoe", "--weights", "weights/gomoku.toml"]);
-    assert!(e.contains("made for gomoku") && e.contains("--any-game"), "{e}");
+    let e = fails(&[
+        "eval",
+        "--game",
+        "tictactoe",
+        "--weights",
+        "weights/gomoku.toml",
+    ]);
+    assert!(
+        e.contains("made for gomoku") && e.contains("--any-game"),
+        "{e}"
+    );
     let e = fails(&["match", "greedy:weights=weights/tictactoe.toml", "greedy"]);
     assert!(e.contains("tictactoe.toml"), "{e}");
 }
@@ -77,10 +103,20 @@ fn txt_import_errors_name_the_line() {
     let out = dir.path().join("w.toml").display().to_string();
     let short = write(dir.path(), "short.txt", "1 1 100\n200 300\n");
     let e = fails(&["weights", "import", &short, "-o", &out]);
-    assert!(e.contains("short.txt") && e.contains("found 5 numbers"), "{e}");
-    let bad = write(dir.path(), "bad.txt", "1 1 100 10\n1 x 1 1 1 1 1 1 1 1 1 1\n");
+    assert!(
+        e.contains("short.txt") && e.contains("found 5 numbers"),
+        "{e}"
+    );
+    let bad = write(
+        dir.path(),
+        "bad.txt",
+        "1 1 100 10\n1 x 1 1 1 1 1 1 1 1 1 1\n",
+    );
     let e = fails(&["weights", "import", &bad, "-o", &out]);
-    assert!(e.contains("bad.txt") && e.contains("line 2") && e.contains("open4_opp"), "{e}");
+    assert!(
+        e.contains("bad.txt") && e.contains("line 2") && e.contains("open4_opp"),
+        "{e}"
+    );
     assert!(!Path::new(&out).exists(), "nothing is written on error");
 }
 
@@ -90,7 +126,9 @@ fn txt_round_trips_exactly() {
     let txt = "2 3 100000 90000 8000 7000 600 500 400 300 20 10 9 8 7 6\n";
     let src = write(dir.path(), "ChessboardValue.txt", txt);
     let toml = dir.path().join("w.toml").display().to_string();
-    assert!(mnk(&["weights", "import", &src, "-o", &toml]).status.success());
+    assert!(mnk(&["weights", "import", &src, "-o", &toml])
+        .status
+        .success());
     let out = mnk(&["weights", "export", &toml]);
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), txt);
@@ -107,10 +145,27 @@ fn bad_openings_files_name_the_line() {
         ("# only a comment\n\n", "no openings"),
     ] {
         let f = write(dir.path(), "open.txt", text);
-        let e = fails(&["match", "greedy", "greedy", "-n", "2", "--openings-file", &f]);
-        assert!(e.contains("open.txt") && e.contains(needle), "{text:?}: {e}");
+        let e = fails(&[
+            "match",
+            "greedy",
+            "greedy",
+            "-n",
+            "2",
+            "--openings-file",
+            &f,
+        ]);
+        assert!(
+            e.contains("open.txt") && e.contains(needle),
+            "{text:?}: {e}"
+        );
     }
-    let e = fails(&["match", "greedy", "greedy", "--openings-file", "/no/such/file.txt"]);
+    let e = fails(&[
+        "match",
+        "greedy",
+        "greedy",
+        "--openings-file",
+        "/no/such/file.txt",
+    ]);
     assert!(e.contains("/no/such/file.txt"), "{e}");
 }
 
@@ -118,7 +173,15 @@ fn bad_openings_files_name_the_line() {
 fn a_good_openings_file_is_used() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "open.txt", "0,0, 1,0, 1,1\n-1,-1, 2,2\n");
-    let out = mnk(&["match", "greedy", "random", "-n", "5", "--openings-file", &f]);
+    let out = mnk(&[
+        "match",
+        "greedy",
+        "random",
+        "-n",
+        "5",
+        "--openings-file",
+        &f,
+    ]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("2 openings x 2 colours"), "{text}");
