@@ -97,28 +97,28 @@ pub fn run_match(
             |(a, b, board), (i, op)| {
                 let idx = (first_opening + i) as u64;
                 let mut kept = Vec::new();
-                let mut rng = game_rng(seed, &[idx, 0]);
-                let o1 = play_game(rules, op, a.as_mut(), b.as_mut(), board, &mut rng)?;
-                let mut plies = board.ply() as u64;
-                if keep_games {
-                    kept.push(PlayedGame {
-                        opening: first_opening + i,
-                        a_black: true,
-                        moves: board.moves().collect(),
-                        outcome: o1,
-                    });
-                }
-                let mut rng = game_rng(seed, &[idx, 1]);
-                let o2 = play_game(rules, op, b.as_mut(), a.as_mut(), board, &mut rng)?;
-                plies += board.ply() as u64;
-                if keep_games {
-                    kept.push(PlayedGame {
-                        opening: first_opening + i,
-                        a_black: false,
-                        moves: board.moves().collect(),
-                        outcome: o2,
-                    });
-                }
+                let mut plies = 0;
+                let mut play = |a_black: bool, board: &mut Board| -> Result<Outcome, GameError> {
+                    let mut rng = game_rng(seed, &[idx, u64::from(!a_black)]);
+                    let (black, white) = if a_black {
+                        (&mut *a, &mut *b)
+                    } else {
+                        (&mut *b, &mut *a)
+                    };
+                    let o = play_game(rules, op, black.as_mut(), white.as_mut(), board, &mut rng)?;
+                    plies += board.ply() as u64;
+                    if keep_games {
+                        kept.push(PlayedGame {
+                            opening: first_opening + i,
+                            a_black,
+                            moves: board.moves().collect(),
+                            outcome: o,
+                        });
+                    }
+                    Ok(o)
+                };
+                let o1 = play(true, board)?;
+                let o2 = play(false, board)?;
                 Ok((
                     result_for(o1, Color::Black),
                     result_for(o2, Color::White),

@@ -255,19 +255,31 @@ impl Search {
         std::mem::take(&mut self.buffers[ply])
     }
 
+    /// The value of a node without searching it, when it has one: a win
+    /// if the mover completes k now, else the board value at depth 0 (an
+    /// unstoppable opponent threat scored as a loss two plies on).
+    #[inline]
+    fn static_value(&self, depth: u32, ply: u32) -> Option<f64> {
+        let mover = self.board.to_move();
+        if self.eval.can_win_now(mover) {
+            return Some(WIN - (ply + 1) as f64);
+        }
+        if depth > 0 {
+            return None;
+        }
+        let v = self.eval.evaluate(mover);
+        Some(if v <= -MATE_BOUND {
+            -(WIN - (ply + 2) as f64)
+        } else {
+            v
+        })
+    }
+
     fn negamax(&mut self, depth: u32, mut alpha: f64, beta: f64, ply: u32) -> f64 {
         self.nodes += 1;
         let mover = self.board.to_move();
-        if self.eval.can_win_now(mover) {
-            return WIN - (ply + 1) as f64;
-        }
-        if depth == 0 {
-            let v = self.eval.evaluate(mover);
-            return if v <= -MATE_BOUND {
-                -(WIN - (ply + 2) as f64)
-            } else {
-                v
-            };
+        if let Some(v) = self.static_value(depth, ply) {
+            return v;
         }
         let key = self.board.hash();
         let slot = (key as usize) & (self.tt.len() - 1);
@@ -372,16 +384,8 @@ impl Search {
 
     fn minimax(&mut self, depth: u32, ply: u32) -> f64 {
         let mover = self.board.to_move();
-        if self.eval.can_win_now(mover) {
-            return WIN - (ply + 1) as f64;
-        }
-        if depth == 0 {
-            let v = self.eval.evaluate(mover);
-            return if v <= -MATE_BOUND {
-                -(WIN - (ply + 2) as f64)
-            } else {
-                v
-            };
+        if let Some(v) = self.static_value(depth, ply) {
+            return v;
         }
         let mut moves = Vec::new();
         let opp = mover.opponent();
