@@ -1,9 +1,10 @@
 //! `mnk train`: self-play training into a run folder, with a progress bar,
 //! plots and a closing verdict.
 
+use crate::arena::stats::SprtParams;
 use crate::eval::{shipped_weights, Weights};
 use crate::game::Rules;
-use crate::train::{Observer, RoundEvent, RunConfig, StartWeights, Trainer};
+use crate::train::{Observer, Optimizer, RoundEvent, RunConfig, Select, StartWeights, Trainer};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -15,10 +16,86 @@ pub struct Args {
     /// The game: tictactoe, gomoku, or WxHxK such as 7x6x4 (-exact for the exact rule).
     #[arg(long, short, default_value = "gomoku", conflicts_with = "resume")]
     game: Rules,
-    /// Rounds to play (default: 100).
+    /// Rounds to play (SPSA: steps; default: 100 rounds, or 2000 SPSA steps on
+    /// large boards and 1000 on small ones).
     /// With --resume, a larger number continues a finished run.
     #[arg(long)]
     rounds: Option<u32>,
+    /// Stop once the games played (round robins, confirmations, SPSA steps;
+    /// not checks) reach N, even before --rounds (0: no limit). Use it to
+    /// compare methods on an equal game budget. Allowed with --resume.
+    #[arg(long, value_name = "N")]
+    max_games: Option<u64>,
+    /// How weights are improved. `random`: the original random search
+    /// (perturb the incumbent into C challengers, play, keep the winner as
+    /// --select says). `spsa`: simultaneous perturbation stochastic
+    /// approximation in log-space: each step plays theta+ against theta- and
+    /// moves every weight along the result. [default: random]
+    #[arg(long, value_name = "NAME", help_heading = "Optimiser and selection")]
+    optimizer: Option<Optimizer>,
+    /// How random search picks the round's champion. `best`: highest
+    /// wins - losses in a full round robin, incumbent kept on ties (the
+    /// original rule; cheap, but with few openings per pairing the winner
+    /// is often just the luckiest). `confirm`: as best, but the winning
+    /// challenger must then beat the incumbent on fresh openings
+    /// (--confirm-sprt or --confirm-games) to be adopted; use it when
+    /// rounds are noisy (small --openings) and a wrong adoption is costly.
+    /// `gauntlet`: challengers play only the incumbent, C pairings of
+    /// G*(C+1)/2 openings instead of C(C+1)/2 of G (same games); a
+    /// challenger must beat the incumbent head-to-head; use it for many
+    /// challengers. [default: best]
+    #[arg(long, value_name = "MODE", help_heading = "Optimiser and selection")]
+    select: Option<Select>,
+    /// --select confirm: decide the confirmation match by a pentanomial
+    /// SPRT: elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=normalized|logistic]
+    /// (the default); the challenger is adopted only if H1 is accepted.
+    #[arg(long, value_name = "PARAMS", help_heading = "Optimiser and selection")]
+    confirm_sprt: Option<SprtParams>,
+    /// --select confirm with SPRT: the most openings (each with both colours)
+    /// before an undecided test counts as failed [default: 2000].
+    #[arg(long, value_name = "N", help_heading = "Optimiser and selection")]
+    confirm_max_openings: Option<u32>,
+    /// --select confirm with SPRT: openings per batch between looks at the LLR [default: 200].
+    #[arg(long, value_name = "N", help_heading = "Optimiser and selection")]
+    confirm_batch: Option<u32>,
+    /// --select confirm: decide by a fixed number of games instead (even;
+    /// N/2 openings with both colours), adopted if the challenger's score
+    /// reaches --confirm-threshold.
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "confirm_sprt",
+        help_heading = "Optimiser and selection"
+    )]
+    confirm_games: Option<u32>,
+    /// --confirm-games: the score (W + D/2)/N the challenger must reach [default: 0.55].
+    #[arg(long, value_name = "SCORE", help_heading = "Optimiser and selection")]
+    confirm_threshold: Option<f64>,
+    /// SPSA step gain a: a_k = a/(A+k+1)^alpha, the log-space step per unit of
+    /// score difference [default: 2].
+    #[arg(long, value_name = "A", help_heading = "Optimiser and selection")]
+    spsa_a: Option<f64>,
+    /// SPSA perturbation c: c_k = c/(k+1)^gamma, in log-space [default: 0.2,
+    /// i.e. theta+- = weights x e^(+-0.2)].
+    #[arg(long, value_name = "C", help_heading = "Optimiser and selection")]
+    spsa_c: Option<f64>,
+    /// SPSA stability constant A [default: a tenth of the steps].
+    #[arg(
+        long = "spsa-A",
+        value_name = "A",
+        help_heading = "Optimiser and selection"
+    )]
+    spsa_big_a: Option<f64>,
+    /// SPSA step gain exponent alpha, 0 < alpha < 1 [default: 0.602].
+    #[arg(long, value_name = "ALPHA", help_heading = "Optimiser and selection")]
+    spsa_alpha: Option<f64>,
+    /// SPSA perturbation exponent gamma, 0 <= gamma < alpha [default: 0.101].
+    #[arg(long, value_name = "GAMMA", help_heading = "Optimiser and selection")]
+    spsa_gamma: Option<f64>,
+    /// SPSA openings per step, each played with both colours by theta+ and
+    /// theta- [default: 1000 on large boards, 100 on small ones].
+    #[arg(long, value_name = "N", help_heading = "Optimiser and selection")]
+    spsa_openings: Option<u32>,
     /// Challengers per round (C); the incumbent and the C challengers play a round robin.
     #[arg(long, short = 'c', conflicts_with = "resume")]
     challengers: Option<u32>,
@@ -61,8 +138,9 @@ pub struct Args {
     /// Where run folders go.
     #[arg(long, default_value = "runs", conflicts_with = "resume")]
     runs_dir: PathBuf,
-    /// Overwrite an existing run folder of the same name.
-    #[arg(long, conflicts_with = "resume")]
+    /// Overwrite an existing run folder of the same name; with --resume,
+    /// allow switching the run to another --optimizer, --select or settings.
+    #[arg(long)]
     force: bool,
     /// Continue the run in this folder where it stopped.
     #[arg(long, value_name = "RUN_FOLDER")]
@@ -80,9 +158,34 @@ pub struct Args {
 
 fn config(a: &Args) -> Result<(RunConfig, Weights)> {
     let rules = a.game;
-    let mut cfg = RunConfig::defaults(rules);
+    let spsa = a.optimizer == Some(Optimizer::Spsa);
+    let mut cfg = if spsa {
+        RunConfig::spsa_defaults(rules)
+    } else {
+        RunConfig::defaults(rules)
+    };
+    if spsa {
+        for (given, flag) in [
+            (a.challengers.is_some(), "--challengers"),
+            (a.openings.is_some(), "--openings"),
+            (a.sigma.is_some(), "--sigma"),
+            (a.sigma_half_life.is_some(), "--sigma-half-life"),
+            (a.sigma_min.is_some(), "--sigma-min"),
+        ] {
+            anyhow::ensure!(
+                !given,
+                "{flag} applies to --optimizer random; SPSA uses --spsa-c (perturbation) and --spsa-openings (games per step)"
+            );
+        }
+    }
     if let Some(v) = a.rounds {
         cfg.rounds = v;
+        if let Some(s) = cfg.spsa.as_mut() {
+            s.big_a = (f64::from(v) / 10.0).round();
+        }
+    }
+    if let Some(v) = a.max_games {
+        cfg.max_games = v;
     }
     if let Some(v) = a.challengers {
         cfg.challengers = v;
@@ -111,6 +214,7 @@ fn config(a: &Args) -> Result<(RunConfig, Weights)> {
     if let Some(v) = a.seed {
         cfg.seed = v;
     }
+    apply_method(&mut cfg, a)?;
     cfg.player = a.player.clone();
     cfg.openings_file = a.openings_file.as_ref().map(|p| p.display().to_string());
     cfg.start = a.start.to_string();
@@ -128,6 +232,124 @@ fn config(a: &Args) -> Result<(RunConfig, Weights)> {
     Ok((cfg, start))
 }
 
+/// Applies --optimizer, --select and their settings to `cfg` (a new run's
+/// or a resumed run's configuration). Settings of a method that is not in
+/// use are refused rather than ignored.
+fn apply_method(cfg: &mut RunConfig, a: &Args) -> Result<()> {
+    if let Some(o) = a.optimizer {
+        cfg.optimizer = o;
+    }
+    if let Some(s) = a.select {
+        anyhow::ensure!(
+            cfg.optimizer == Optimizer::Random,
+            "--select applies to --optimizer random; SPSA has no selection"
+        );
+        cfg.select = s;
+    }
+    let confirm_flags = [
+        (a.confirm_sprt.is_some(), "--confirm-sprt"),
+        (a.confirm_max_openings.is_some(), "--confirm-max-openings"),
+        (a.confirm_batch.is_some(), "--confirm-batch"),
+        (a.confirm_games.is_some(), "--confirm-games"),
+        (a.confirm_threshold.is_some(), "--confirm-threshold"),
+    ];
+    let confirming = cfg.optimizer == Optimizer::Random && cfg.select == Select::Confirm;
+    if let Some((_, flag)) = confirm_flags.iter().find(|(given, _)| *given) {
+        anyhow::ensure!(confirming, "{flag} applies to --select confirm");
+    }
+    if confirming {
+        let mut c = cfg.confirm.clone().unwrap_or_default();
+        if let Some(p) = a.confirm_sprt {
+            c.sprt = Some(p);
+            c.games = None;
+        }
+        if let Some(g) = a.confirm_games {
+            c.games = Some(g);
+            c.sprt = None;
+        }
+        if let Some(v) = a.confirm_max_openings {
+            c.max_openings = v;
+        }
+        if let Some(v) = a.confirm_batch {
+            c.batch = v;
+        }
+        if let Some(v) = a.confirm_threshold {
+            anyhow::ensure!(
+                c.games.is_some(),
+                "--confirm-threshold applies to --confirm-games (an SPRT decides by its own bounds)"
+            );
+            c.threshold = v;
+        }
+        cfg.confirm = Some(c);
+    }
+    let spsa_flags = [
+        (a.spsa_a.is_some(), "--spsa-a"),
+        (a.spsa_c.is_some(), "--spsa-c"),
+        (a.spsa_big_a.is_some(), "--spsa-A"),
+        (a.spsa_alpha.is_some(), "--spsa-alpha"),
+        (a.spsa_gamma.is_some(), "--spsa-gamma"),
+        (a.spsa_openings.is_some(), "--spsa-openings"),
+    ];
+    let spsa = cfg.optimizer == Optimizer::Spsa;
+    if let Some((_, flag)) = spsa_flags.iter().find(|(given, _)| *given) {
+        anyhow::ensure!(spsa, "{flag} applies to --optimizer spsa");
+    }
+    if spsa {
+        let mut s = cfg.spsa_config();
+        if let Some(v) = a.spsa_a {
+            s.a = v;
+        }
+        if let Some(v) = a.spsa_c {
+            s.c = v;
+        }
+        if let Some(v) = a.spsa_big_a {
+            s.big_a = v;
+        }
+        if let Some(v) = a.spsa_alpha {
+            s.alpha = v;
+        }
+        if let Some(v) = a.spsa_gamma {
+            s.gamma = v;
+        }
+        if let Some(v) = a.spsa_openings {
+            s.openings = v;
+        }
+        cfg.spsa = Some(s);
+    }
+    Ok(())
+}
+
+/// One line on what the optimiser did over the whole run.
+fn method_summary(t: &Trainer) -> String {
+    let rounds = &t.rounds()[1.min(t.rounds().len())..];
+    let played = rounds.len();
+    let adopted = rounds
+        .iter()
+        .filter(|r| r.spsa.is_none() && r.champion != 0)
+        .count();
+    let confirms: Vec<_> = rounds.iter().filter_map(|r| r.confirm.as_ref()).collect();
+    let spsa = rounds.iter().filter(|r| r.spsa.is_some()).count();
+    let mut parts = vec![format!(
+        "{played} rounds, {} games in all",
+        t.games_played()
+    )];
+    if spsa > 0 {
+        parts.push(format!("{spsa} SPSA steps"));
+    }
+    if spsa < played {
+        parts.push(format!("{adopted} challengers adopted"));
+    }
+    if !confirms.is_empty() {
+        let passed = confirms.iter().filter(|c| c.passed()).count();
+        let games: u64 = confirms.iter().map(|c| c.games()).sum();
+        parts.push(format!(
+            "{} confirmations ({passed} passed, {games} games)",
+            confirms.len()
+        ));
+    }
+    parts.join(", ")
+}
+
 /// `<base>-1`, `<base>-2`, …: the first name not yet used in `runs_dir`.
 fn free_name(runs_dir: &Path, base: &str) -> String {
     (1..)
@@ -141,9 +363,16 @@ pub fn run(a: Args) -> Result<()> {
         Some(dir) => {
             let mut t =
                 Trainer::resume(dir).with_context(|| format!("cannot resume {}", dir.display()))?;
+            let mut cfg = t.config().clone();
             if let Some(r) = a.rounds {
-                t.set_rounds(r)?;
+                cfg.rounds = r;
             }
+            if let Some(v) = a.max_games {
+                cfg.max_games = v;
+            }
+            apply_method(&mut cfg, &a)?;
+            t.reconfigure(cfg, a.force)
+                .with_context(|| format!("cannot resume {}", dir.display()))?;
             println!(
                 "resuming {} at round {} of {}",
                 t.dir().path().display(),
@@ -156,16 +385,41 @@ pub fn run(a: Args) -> Result<()> {
             let (cfg, start) = config(&a)?;
             let t = Trainer::create(cfg, start, &a.runs_dir, a.force)?;
             let c = t.config();
-            println!(
-                "training {} weights for {} in {}: {} rounds, {} challengers, {} openings x 2 colours per pairing, seed {}",
-                c.player,
-                c.game,
-                t.dir().path().display(),
-                c.rounds,
-                c.challengers,
-                c.openings,
-                c.seed
-            );
+            let budget = if c.max_games > 0 {
+                format!(", at most {} games", c.max_games)
+            } else {
+                String::new()
+            };
+            match c.optimizer {
+                Optimizer::Random => println!(
+                    "training {} weights for {} in {}: {} rounds, {} challengers, {} openings x 2 colours per pairing, select {}{budget}, seed {}",
+                    c.player,
+                    c.game,
+                    t.dir().path().display(),
+                    c.rounds,
+                    c.challengers,
+                    c.openings_per_pairing(),
+                    c.select,
+                    c.seed
+                ),
+                Optimizer::Spsa => {
+                    let s = c.spsa_config();
+                    println!(
+                        "training {} weights for {} in {} by SPSA: {} steps of {} openings x 2 colours, a {} c {} A {} alpha {} gamma {}{budget}, seed {}",
+                        c.player,
+                        c.game,
+                        t.dir().path().display(),
+                        c.rounds,
+                        s.openings,
+                        s.a,
+                        s.c,
+                        s.big_a,
+                        s.alpha,
+                        s.gamma,
+                        c.seed
+                    )
+                }
+            }
             t
         }
     };
@@ -183,13 +437,14 @@ pub fn run(a: Args) -> Result<()> {
     );
     if progress.games > 0 {
         println!(
-            "{} training games in {:.1}s of round robins ({:.0} games/s; {:.1}s in all)",
+            "{} training games in {:.1}s of rounds ({:.0} games/s; {:.1}s in all)",
             progress.games,
             progress.round_seconds,
             progress.games as f64 / progress.round_seconds.max(1e-9),
             secs
         );
     }
+    println!("{}", method_summary(&trainer));
     if let Some(c) = trainer.checks().last() {
         println!("last check (round {}): {}", c.round, c.summary());
     }
@@ -214,6 +469,7 @@ pub fn run(a: Args) -> Result<()> {
 /// otherwise), and periodic plots.
 struct Progress {
     bar: ProgressBar,
+    budget: bool,
     terminal: bool,
     plots: bool,
     dir: PathBuf,
@@ -226,8 +482,13 @@ struct Progress {
 impl Progress {
     fn new(t: &Trainer, plots: bool) -> Progress {
         let terminal = std::io::stderr().is_terminal();
+        let budget = t.config().max_games;
         let bar = ProgressBar::with_draw_target(
-            Some(u64::from(t.config().rounds) + 1),
+            Some(if budget > 0 {
+                budget
+            } else {
+                u64::from(t.config().rounds) + 1
+            }),
             if terminal {
                 ProgressDrawTarget::stderr()
             } else {
@@ -235,16 +496,23 @@ impl Progress {
             },
         );
         bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] round {pos}/{len} eta {eta} {msg}",
-            )
+            ProgressStyle::with_template(if budget > 0 {
+                "{elapsed_precise} [{bar:30}] games {human_pos}/{human_len} eta {eta} {msg}"
+            } else {
+                "{elapsed_precise} [{bar:30}] round {pos}/{len} eta {eta} {msg}"
+            })
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> "),
         );
-        bar.set_position(u64::from(t.next_round()));
+        bar.set_position(if budget > 0 {
+            t.games_played()
+        } else {
+            u64::from(t.next_round())
+        });
         bar.enable_steady_tick(Duration::from_millis(500));
         Progress {
             bar,
+            budget: budget > 0,
             terminal,
             plots,
             dir: t.dir().path().to_path_buf(),
@@ -270,19 +538,32 @@ impl Observer for Progress {
 
     fn round(&mut self, e: &RoundEvent<'_>) {
         let r = e.result;
-        self.games += r.games;
+        self.games += r.total_games();
         self.round_seconds += e.round_seconds;
         if let Some(c) = e.latest_check {
             self.check = format!("check r{}: {}", c.round, c.summary());
         }
         let champion = if r.round == 0 {
             "start".to_string()
+        } else if let Some(s) = &r.spsa {
+            format!("a_k {:.3} diff {:+.3}", s.a_k, s.score_diff())
+        } else if let Some(c) = &r.confirm {
+            format!(
+                "c{} {} {}",
+                c.candidate,
+                if c.passed() { "confirmed" } else { "rejected" },
+                c.tally.games
+            )
         } else if r.champion == 0 {
             format!("kept {:+}", r.score(0))
         } else {
             format!("c{} {:+}", r.champion, r.score(r.champion))
         };
-        self.bar.set_position(u64::from(r.round) + 1);
+        if self.budget {
+            self.bar.inc(r.total_games());
+        } else {
+            self.bar.set_position(u64::from(r.round) + 1);
+        }
         self.bar.set_message(format!(
             "| {:.0} games/s | champion {champion} | {}",
             e.games_per_second, self.check

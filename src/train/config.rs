@@ -2,6 +2,7 @@
 //! `run.toml` so that a run can be resumed or repeated exactly.
 
 use super::TrainError;
+use crate::arena::stats::SprtParams;
 use crate::arena::OpeningStyle;
 use crate::eval::Weights;
 use crate::eval::MAX_WEIGHT;
@@ -10,7 +11,17 @@ use crate::players::{Player, PlayerSpec, SearchLimits, Solver, SpecError};
 use serde::{Deserialize, Serialize};
 
 /// The version of the run folder layout written in `run.toml`.
-pub const FORMAT: u32 = 1;
+///
+/// - 1: random search with `best` selection only; `rounds.csv` has no mode,
+///   confirmation or SPSA columns. Still read, shown, plotted and resumed
+///   (in format 1), but not switched to another optimiser or selection mode.
+/// - 2: adds the optimiser (`random`, `spsa`), the selection mode (`best`,
+///   `confirm`, `gauntlet`), their settings, `max_games`, and the matching
+///   `rounds.csv` columns.
+pub const FORMAT: u32 = 2;
+
+/// The oldest run folder format this version reads.
+pub const OLDEST_FORMAT: u32 = 1;
 
 /// The smallest weight a perturbation may produce. Weights are multiplied
 /// by `exp(σ·z)`, so they never reach 0 or change sign; this floor only
@@ -149,6 +160,314 @@ impl std::fmt::Display for StartWeights {
     }
 }
 
+/// How the weights are improved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Optimizer {
+    /// The original program's random search: perturb the incumbent into C
+    /// challengers, play them, keep the winner ([`Select`] says how).
+    #[default]
+    Random,
+    /// Simultaneous perturbation stochastic approximation: every step moves
+    /// all weights at once along a noisy gradient estimate from one paired
+    /// match between θ+ and θ− ([`super::spsa`]).
+    Spsa,
+}
+
+impl Optimizer {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Optimizer::Random => "random",
+            Optimizer::Spsa => "spsa",
+        }
+    }
+}
+
+impl std::fmt::Display for Optimizer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Optimizer {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "random" => Ok(Optimizer::Random),
+            "spsa" => Ok(Optimizer::Spsa),
+            _ => Err(format!("unknown optimiser {s:?}: expected random or spsa")),
+        }
+    }
+}
+
+/// How random search picks the round's champion.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Select {
+    /// The original rule: a full round robin, the best wins − losses takes
+    /// over, the incumbent stays on a tie.
+    #[default]
+    Best,
+    /// As `best`, but a challenger that wins the round robin must then beat
+    /// the incumbent in a confirmation match on fresh openings (SPRT or a
+    /// fixed number of games with a score threshold) to be adopted.
+    Confirm,
+    /// The challengers play the incumbent only (C pairings instead of
+    /// C(C+1)/2), each over more openings for the same games per round;
+    /// the challenger with the best wins − losses against the incumbent
+    /// takes over if that is above 0.
+    Gauntlet,
+}
+
+impl Select {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Select::Best => "best",
+            Select::Confirm => "confirm",
+            Select::Gauntlet => "gauntlet",
+        }
+    }
+}
+
+impl std::fmt::Display for Select {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Select {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "best" => Ok(Select::Best),
+            "confirm" => Ok(Select::Confirm),
+            "gauntlet" => Ok(Select::Gauntlet),
+            _ => Err(format!(
+                "unknown selection mode {s:?}: expected best, confirm or gauntlet"
+            )),
+        }
+    }
+}
+
+/// The confirmation match of `--select confirm`: the round robin's winning
+/// challenger against the incumbent, on openings of its own seed stream.
+/// Exactly one of `sprt` and `games` is set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfirmConfig {
+    /// Decide by a pentanomial GSPRT (`elo0=0,elo1=10,alpha=0.05,beta=0.05,
+    /// model=normalized`): adopted only when H1 is accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtParams>,
+    /// The SPRT's most openings (each played with both colours); a test
+    /// still undecided then is a failure.
+    #[serde(default = "ConfirmConfig::default_max_openings")]
+    pub max_openings: u32,
+    /// Openings per SPRT batch: the LLR is looked at after every batch.
+    #[serde(default = "ConfirmConfig::default_batch")]
+    pub batch: u32,
+    /// Decide by a fixed number of games (even: games/2 openings, both
+    /// colours): adopted when the challenger's score reaches `threshold`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games: Option<u32>,
+    /// The score (0 to 1) a fixed-games confirmation must reach.
+    #[serde(default = "ConfirmConfig::default_threshold")]
+    pub threshold: f64,
+}
+
+impl ConfirmConfig {
+    fn default_max_openings() -> u32 {
+        2000
+    }
+    fn default_batch() -> u32 {
+        200
+    }
+    fn default_threshold() -> f64 {
+        0.55
+    }
+    /// The default SPRT: `elo0=0,elo1=10` in normalized Elo, α = β = 0.05.
+    pub fn default_sprt() -> SprtParams {
+        SprtParams {
+            elo0: 0.0,
+            elo1: 10.0,
+            ..SprtParams::default()
+        }
+    }
+
+    /// Checks the settings; errors name the command-line flag.
+    pub fn validate(&self) -> Result<(), TrainError> {
+        let bad = |field: &str, message: String| {
+            Err(TrainError::Config {
+                field: field.into(),
+                message,
+            })
+        };
+        match (&self.sprt, self.games) {
+            (Some(_), Some(_)) => {
+                return bad(
+                    "confirm",
+                    "give either --confirm-sprt or --confirm-games, not both".into(),
+                )
+            }
+            (None, None) => return bad("confirm", "give --confirm-sprt or --confirm-games".into()),
+            (Some(s), None) => {
+                if let Err(e) = s.validate() {
+                    return bad("confirm.sprt", format!("--confirm-sprt: {e}"));
+                }
+                if self.max_openings < 1 {
+                    return bad(
+                        "confirm.max_openings",
+                        "--confirm-max-openings must be at least 1".into(),
+                    );
+                }
+                if self.batch < 1 {
+                    return bad("confirm.batch", "--confirm-batch must be at least 1".into());
+                }
+            }
+            (None, Some(g)) => {
+                if g < 2 || g % 2 != 0 {
+                    return bad(
+                        "confirm.games",
+                        format!("--confirm-games {g}: must be an even number of at least 2 (each opening is played with both colours)"),
+                    );
+                }
+                if !(self.threshold.is_finite() && self.threshold > 0.0 && self.threshold <= 1.0) {
+                    return bad(
+                        "confirm.threshold",
+                        format!(
+                            "--confirm-threshold {}: must be a score above 0 and at most 1 (such as 0.55)",
+                            self.threshold
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The most openings a confirmation plays.
+    pub fn max_openings(&self) -> u32 {
+        match self.games {
+            Some(g) => g / 2,
+            None => self.max_openings,
+        }
+    }
+}
+
+impl Default for ConfirmConfig {
+    fn default() -> ConfirmConfig {
+        ConfirmConfig {
+            sprt: Some(ConfirmConfig::default_sprt()),
+            max_openings: ConfirmConfig::default_max_openings(),
+            batch: ConfirmConfig::default_batch(),
+            games: None,
+            threshold: ConfirmConfig::default_threshold(),
+        }
+    }
+}
+
+/// SPSA settings (`--optimizer spsa`). Step k = 0, 1, … (the k-th SPSA
+/// step of the run) has the gains
+/// `a_k = a / (A + k + 1)^alpha` and `c_k = c / (k + 1)^gamma`;
+/// see [`super::spsa`] for the update.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpsaConfig {
+    /// Step gain numerator `a` (log-space weight change per unit of score
+    /// difference, before the schedule's divisor).
+    pub a: f64,
+    /// Perturbation size `c` in log-space (`c = 0.2`: θ± are the weights
+    /// times `e^(±0.2)` ≈ ×1.22 or ×0.82).
+    pub c: f64,
+    /// The stability constant `A` (by convention about 10% of the steps).
+    #[serde(rename = "A")]
+    pub big_a: f64,
+    /// The step gain's decay exponent (0.602 in Spall's recommendation).
+    pub alpha: f64,
+    /// The perturbation's decay exponent (0.101 in Spall's recommendation).
+    pub gamma: f64,
+    /// Openings per step, each played with both colours by θ+ and θ−.
+    pub openings: u32,
+}
+
+impl SpsaConfig {
+    /// Defaults for `steps` steps: see `docs/training.md` for how they
+    /// were chosen.
+    pub fn defaults(steps: u32, small: bool) -> SpsaConfig {
+        SpsaConfig {
+            a: if small { 2.0 } else { 2.0 },
+            c: 0.2,
+            big_a: (f64::from(steps) / 10.0).round(),
+            alpha: 0.602,
+            gamma: 0.101,
+            openings: if small { 100 } else { 1000 },
+        }
+    }
+
+    /// `a_k` of the k-th step (k from 0).
+    pub fn a_k(&self, k: u32) -> f64 {
+        self.a / (self.big_a + f64::from(k) + 1.0).powf(self.alpha)
+    }
+
+    /// `c_k` of the k-th step (k from 0).
+    pub fn c_k(&self, k: u32) -> f64 {
+        self.c / (f64::from(k) + 1.0).powf(self.gamma)
+    }
+
+    /// Checks the settings; errors name the command-line flag.
+    pub fn validate(&self) -> Result<(), TrainError> {
+        let bad = |field: &str, message: String| {
+            Err(TrainError::Config {
+                field: field.into(),
+                message,
+            })
+        };
+        if !(self.a.is_finite() && self.a > 0.0) {
+            return bad(
+                "spsa.a",
+                format!("--spsa-a {}: a must be a number above 0", self.a),
+            );
+        }
+        if !(self.c.is_finite() && self.c > 0.0 && self.c <= 5.0) {
+            return bad(
+                "spsa.c",
+                format!(
+                    "--spsa-c {}: c must be above 0 and at most 5 (a log-space step)",
+                    self.c
+                ),
+            );
+        }
+        if !(self.big_a.is_finite() && self.big_a >= 0.0) {
+            return bad(
+                "spsa.A",
+                format!("--spsa-A {}: A must be 0 or more", self.big_a),
+            );
+        }
+        if !(self.alpha.is_finite() && self.alpha > 0.0 && self.alpha < 1.0) {
+            return bad(
+                "spsa.alpha",
+                format!(
+                    "--spsa-alpha {}: alpha must be above 0 and below 1 (Spall: 0.602)",
+                    self.alpha
+                ),
+            );
+        }
+        if !(self.gamma.is_finite() && self.gamma >= 0.0 && self.gamma < self.alpha) {
+            return bad(
+                "spsa.gamma",
+                format!(
+                    "--spsa-gamma {}: gamma must be at least 0 and below alpha = {} (Spall: 0.101)",
+                    self.gamma, self.alpha
+                ),
+            );
+        }
+        if self.openings < 1 {
+            return bad("spsa.openings", "--spsa-openings must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
 /// Everything that decides a run. Written to `run.toml`; the start weights
 /// themselves are in `rounds.csv` (round 0) and `weights/round-0000.toml`,
 /// so a run folder does not depend on files outside it.
@@ -170,8 +489,20 @@ pub struct RunConfig {
     pub start: String,
     /// The seed every random choice derives from.
     pub seed: u64,
-    /// Number of rounds.
+    /// Number of rounds (SPSA: steps).
     pub rounds: u32,
+    /// Stop after the first round at which the games played so far
+    /// (round robins, confirmations and SPSA steps; not checks) reach this
+    /// many; 0: no limit, `rounds` alone decides.
+    #[serde(default)]
+    pub max_games: u64,
+    /// How the weights are improved: `random` search or `spsa`.
+    #[serde(default)]
+    pub optimizer: Optimizer,
+    /// How random search picks the champion: `best`, `confirm` or
+    /// `gauntlet` (ignored by SPSA).
+    #[serde(default)]
+    pub select: Select,
     /// Challengers per round (C); the round robin has C + 1 players.
     pub challengers: u32,
     /// Openings per pairing per round (G); each is played with both colours.
@@ -201,6 +532,12 @@ pub struct RunConfig {
     /// Openings (each played twice) per reference in the checks of large
     /// boards.
     pub check_openings: u32,
+    /// The confirmation match of `select = "confirm"` (defaults when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirm: Option<ConfirmConfig>,
+    /// The SPSA settings of `optimizer = "spsa"` (defaults when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spsa: Option<SpsaConfig>,
     /// The game.
     pub game: Rules,
 }
@@ -250,7 +587,73 @@ impl RunConfig {
             max_weight: MAX_WEIGHT,
             check_every: if small && game.cells() <= 9 { 1 } else { 10 },
             check_openings: if small { 200 } else { 500 },
+            max_games: 0,
+            optimizer: Optimizer::Random,
+            select: Select::Best,
+            confirm: None,
+            spsa: None,
             game,
+        }
+    }
+
+    /// The defaults of an SPSA run on this game: as [`RunConfig::defaults`]
+    /// but with `optimizer = "spsa"`, 2000 steps of 1000 openings on large
+    /// boards (4M games, as many as the random search defaults; 1000 steps
+    /// of 100 openings on small boards), a check every 200 (small: 100)
+    /// steps, and the [`SpsaConfig::defaults`].
+    pub fn spsa_defaults(game: Rules) -> RunConfig {
+        let small = is_small(game);
+        let steps = if small { 1000 } else { 2000 };
+        RunConfig {
+            optimizer: Optimizer::Spsa,
+            rounds: steps,
+            check_every: if small && game.cells() > 9 {
+                200
+            } else if small {
+                50
+            } else {
+                200
+            },
+            spsa: Some(SpsaConfig::defaults(steps, small)),
+            ..RunConfig::defaults(game)
+        }
+    }
+
+    /// The confirmation settings (the defaults if run.toml has none).
+    pub fn confirm_config(&self) -> ConfirmConfig {
+        self.confirm.clone().unwrap_or_default()
+    }
+
+    /// The SPSA settings (the defaults for `rounds` steps if run.toml has none).
+    pub fn spsa_config(&self) -> SpsaConfig {
+        self.spsa
+            .clone()
+            .unwrap_or_else(|| SpsaConfig::defaults(self.rounds, is_small(self.game)))
+    }
+
+    /// Openings per pairing of a random-search round: G, or under
+    /// `gauntlet` ⌊G·(C+1)/2⌋, so that its C pairings play as many games
+    /// as the C(C+1)/2 pairings of a full round robin.
+    pub fn openings_per_pairing(&self) -> u32 {
+        match self.select {
+            Select::Gauntlet => {
+                let g = u64::from(self.openings) * (u64::from(self.challengers) + 1) / 2;
+                g.clamp(1, u64::from(u32::MAX)) as u32
+            }
+            _ => self.openings,
+        }
+    }
+
+    /// The pairings of a random-search round among the incumbent (0) and
+    /// the challengers (1..=C): every pair for `best` and `confirm`, only
+    /// (0, i) for `gauntlet`.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        let n = self.challengers as usize + 1;
+        match self.select {
+            Select::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+            _ => (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect(),
         }
     }
 
@@ -294,14 +697,44 @@ impl RunConfig {
                 message,
             })
         };
-        if self.format != FORMAT {
+        if self.format > FORMAT {
             return bad(
                 "format",
                 format!(
-                    "run folder format {} is not supported (expected {FORMAT})",
+                    "run folder format {} was written by a newer mnk (this one reads formats {OLDEST_FORMAT} to {FORMAT}); use a newer mnk to resume it",
                     self.format
                 ),
             );
+        }
+        if self.format < OLDEST_FORMAT {
+            return bad(
+                "format",
+                format!(
+                    "run folder format {} is not supported (this mnk reads formats {OLDEST_FORMAT} to {FORMAT})",
+                    self.format
+                ),
+            );
+        }
+        if self.format < 2
+            && (self.optimizer != Optimizer::Random
+                || self.select != Select::Best
+                || self.confirm.is_some()
+                || self.spsa.is_some()
+                || self.max_games != 0)
+        {
+            return bad(
+                "format",
+                format!(
+                    "a format {} run folder only holds random search with best selection; start a new run to use other optimisers, selection modes or max_games",
+                    self.format
+                ),
+            );
+        }
+        if let Some(c) = &self.confirm {
+            c.validate()?;
+        }
+        if let Some(s) = &self.spsa {
+            s.validate()?;
         }
         check_name(&self.name)?;
         self.trained_player()?;
@@ -391,7 +824,10 @@ impl RunConfig {
             "# mnk training run: the whole configuration. `mnk train --resume <run folder>`\n\
              # continues the run; every random choice derives from `seed`.\n\
              # sigma schedule: sigma_r = max(sigma_min, sigma * 2^(-(r-1)/sigma_half_life)).\n\
-             # Perturbation: w * exp(sigma_r * N(0,1)), clamped to [min_weight, max_weight].\n\n{body}"
+             # Perturbation: w * exp(sigma_r * N(0,1)), clamped to [min_weight, max_weight].\n\
+             # optimizer: random (perturb, play, select) or spsa; select: best, confirm or gauntlet.\n\
+             # SPSA step k (from 0): a_k = a/(A+k+1)^alpha, c_k = c/(k+1)^gamma, in log-space:\n\
+             # theta+- = ln w +- c_k*delta, ln w += a_k*(score difference of theta+ over theta-)*delta.\n\n{body}"
         )
     }
 

@@ -31,15 +31,22 @@
 
 pub mod checks;
 pub mod config;
+pub mod confirm;
 pub mod perturb;
 pub mod round;
 pub mod rundir;
+pub mod spsa;
 mod trainer;
 
 pub use checks::{Check, CheckRow, ExactCheck, Oracle, RefCheck};
-pub use config::{RunConfig, StartWeights, TrainedPlayer, MIN_WEIGHT};
+pub use config::{
+    ConfirmConfig, Optimizer, RunConfig, Select, SpsaConfig, StartWeights, TrainedPlayer,
+    MIN_WEIGHT,
+};
+pub use confirm::{ConfirmVerdict, Confirmation};
 pub use round::{Reason, RoundResult};
 pub use rundir::RunDir;
+pub use spsa::SpsaStep;
 pub use trainer::{NoObserver, Observer, RoundEvent, Trainer, Verdict};
 
 use std::path::PathBuf;

@@ -52,8 +52,10 @@
 //! scored i/2 points; Elo and the 95% interval are pentanomial).
 
 use super::checks::{Check, CheckRow, ExactCheck, RefCheck};
-use super::config::RunConfig;
+use super::config::{Optimizer, RunConfig, Select};
+use super::confirm::{ConfirmVerdict, Confirmation};
 use super::round::{Reason, RoundResult};
+use super::spsa::SpsaStep;
 use super::TrainError;
 use crate::arena::stats::{PairedTally, Pentanomial, Tally};
 use crate::eval::Weights;
@@ -240,16 +242,67 @@ pub(crate) fn num(v: f64) -> String {
     format!("{v}")
 }
 
-/// The header of `rounds.csv` for a configuration.
+/// The `rounds.csv` columns of one confirmation match (format 2).
+const CONFIRM_COLUMNS: [&str; 14] = [
+    "confirm_candidate",
+    "confirm_games",
+    "confirm_wins",
+    "confirm_draws",
+    "confirm_losses",
+    "confirm_ptnml_0",
+    "confirm_ptnml_1",
+    "confirm_ptnml_2",
+    "confirm_ptnml_3",
+    "confirm_ptnml_4",
+    "confirm_score",
+    "confirm_llr",
+    "confirm_verdict",
+    "confirm_passed",
+];
+
+/// The `rounds.csv` columns of one SPSA step (format 2).
+const SPSA_COLUMNS: [&str; 13] = [
+    "spsa_k",
+    "spsa_a_k",
+    "spsa_c_k",
+    "spsa_plus_wins",
+    "spsa_plus_draws",
+    "spsa_plus_losses",
+    "spsa_ptnml_0",
+    "spsa_ptnml_1",
+    "spsa_ptnml_2",
+    "spsa_ptnml_3",
+    "spsa_ptnml_4",
+    "spsa_plus_score",
+    "spsa_score_diff",
+];
+
+/// The header of `rounds.csv` for a configuration (its format decides the
+/// columns; see the module documentation).
 pub fn rounds_header(cfg: &RunConfig) -> Vec<String> {
-    let mut h: Vec<String> = ["round", "sigma", "games", "plies", "champion", "reason"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let fixed: &[&str] = if cfg.format < 2 {
+        &["round", "sigma", "games", "plies", "champion", "reason"]
+    } else {
+        &[
+            "round",
+            "optimizer",
+            "select",
+            "sigma",
+            "games",
+            "plies",
+            "champion",
+            "reason",
+        ]
+    };
+    let mut h: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
     for i in 0..=cfg.challengers {
         for f in ["wins", "draws", "losses", "score"] {
             h.push(format!("p{i}_{f}"));
         }
+    }
+    if cfg.format >= 2 {
+        h.extend(CONFIRM_COLUMNS.iter().map(|s| s.to_string()));
+        h.extend(SPSA_COLUMNS.iter().map(|s| s.to_string()));
     }
     for (name, _) in Weights::flat(cfg.game).named_values() {
         h.push(name);
@@ -272,21 +325,72 @@ pub fn rounds_header_line(cfg: &RunConfig) -> String {
     csv_line(&rounds_header(cfg))
 }
 
-/// One `rounds.csv` row.
-pub fn round_line(r: &RoundResult) -> String {
-    let mut f = vec![
-        r.round.to_string(),
-        num(r.sigma),
-        r.games.to_string(),
-        r.plies.to_string(),
-        r.champion.to_string(),
-        r.reason.as_str().to_string(),
-    ];
-    for (i, t) in r.tallies.iter().enumerate() {
-        f.push(t.wins.to_string());
-        f.push(t.draws.to_string());
-        f.push(t.losses.to_string());
-        f.push(r.score(i).to_string());
+/// One `rounds.csv` row in the configuration's format. An SPSA row leaves
+/// the random-search columns empty, a random-search row the SPSA columns,
+/// and a round without a confirmation the confirmation columns.
+pub fn round_line(cfg: &RunConfig, r: &RoundResult) -> String {
+    let spsa_row = r.spsa.is_some();
+    let mut f = vec![r.round.to_string()];
+    if cfg.format >= 2 {
+        f.push(r.optimizer.as_str().to_string());
+        f.push(r.select.as_str().to_string());
+    }
+    f.push(if spsa_row {
+        String::new()
+    } else {
+        num(r.sigma)
+    });
+    f.push(r.games.to_string());
+    f.push(r.plies.to_string());
+    f.push(if spsa_row {
+        String::new()
+    } else {
+        r.champion.to_string()
+    });
+    f.push(r.reason.as_str().to_string());
+    for i in 0..=cfg.challengers as usize {
+        match r.tallies.get(i) {
+            Some(t) => {
+                f.push(t.wins.to_string());
+                f.push(t.draws.to_string());
+                f.push(t.losses.to_string());
+                f.push(r.score(i).to_string());
+            }
+            None => f.extend(std::iter::repeat_n(String::new(), 4)),
+        }
+    }
+    if cfg.format >= 2 {
+        match &r.confirm {
+            Some(c) => {
+                let t = &c.tally;
+                f.push(c.candidate.to_string());
+                f.push(t.games.games().to_string());
+                f.push(t.games.wins.to_string());
+                f.push(t.games.draws.to_string());
+                f.push(t.games.losses.to_string());
+                f.extend(t.pairs.bins.iter().map(|b| b.to_string()));
+                f.push(num(t.games.score()));
+                f.push(c.llr.map_or(String::new(), num));
+                f.push(c.verdict.as_str().to_string());
+                f.push(if c.passed() { "yes" } else { "no" }.to_string());
+            }
+            None => f.extend(std::iter::repeat_n(String::new(), CONFIRM_COLUMNS.len())),
+        }
+        match &r.spsa {
+            Some(s) => {
+                let t = &s.tally;
+                f.push(s.k.to_string());
+                f.push(num(s.a_k));
+                f.push(num(s.c_k));
+                f.push(t.games.wins.to_string());
+                f.push(t.games.draws.to_string());
+                f.push(t.games.losses.to_string());
+                f.extend(t.pairs.bins.iter().map(|b| b.to_string()));
+                f.push(num(t.games.score()));
+                f.push(num(s.score_diff()));
+            }
+            None => f.extend(std::iter::repeat_n(String::new(), SPSA_COLUMNS.len())),
+        }
     }
     for v in r.weights.to_vec() {
         f.push(num(v));
@@ -337,6 +441,66 @@ fn parse_field<T: std::str::FromStr>(
     })
 }
 
+/// One record of `rounds.csv`, read by column name.
+struct Row<'a> {
+    path: &'a Path,
+    line: usize,
+    header: &'a [String],
+    rec: &'a [String],
+}
+
+impl Row<'_> {
+    fn corrupt(&self, message: String) -> TrainError {
+        TrainError::Corrupt {
+            path: self.path.to_path_buf(),
+            line: self.line,
+            message,
+        }
+    }
+
+    fn text(&self, name: &str) -> &str {
+        self.header
+            .iter()
+            .position(|h| h == name)
+            .map_or("", |i| self.rec[i].as_str())
+    }
+
+    fn req<T: std::str::FromStr>(&self, name: &str) -> Result<T, TrainError> {
+        parse_field(self.path, self.line, name, self.text(name))
+    }
+
+    /// `None` for an empty field.
+    fn opt<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, TrainError> {
+        let t = self.text(name);
+        if t.trim().is_empty() {
+            Ok(None)
+        } else {
+            parse_field(self.path, self.line, name, t).map(Some)
+        }
+    }
+
+    /// Whether every one of these columns is empty.
+    fn all_empty(&self, names: &[&str]) -> bool {
+        names.iter().all(|n| self.text(n).trim().is_empty())
+    }
+
+    fn pentanomial(&self, prefix: &str) -> Result<Pentanomial, TrainError> {
+        let mut bins = [0u64; 5];
+        for (i, b) in bins.iter_mut().enumerate() {
+            *b = self.req(&format!("{prefix}{i}"))?;
+        }
+        Ok(Pentanomial::new(bins))
+    }
+
+    fn tally(&self, prefix: &str) -> Result<Tally, TrainError> {
+        Ok(Tally::new(
+            self.req(&format!("{prefix}wins"))?,
+            self.req(&format!("{prefix}draws"))?,
+            self.req(&format!("{prefix}losses"))?,
+        ))
+    }
+}
+
 /// Parses `rounds.csv` and checks it against the configuration: the
 /// header, every field, rounds numbered 0, 1, 2, … and consistent counts.
 pub fn parse_rounds(
@@ -355,17 +519,37 @@ pub fn parse_rounds(
         return Ok(Vec::new());
     };
     if *h != header {
+        let other = RunConfig {
+            format: if cfg.format < 2 { 2 } else { 1 },
+            ..cfg.clone()
+        };
+        let hint = if *h == rounds_header(&other) {
+            format!(
+                " (it is a format {} header, but run.toml says format {}: the files do not belong together)",
+                other.format, cfg.format
+            )
+        } else {
+            String::new()
+        };
         return Err(corrupt(
             *hl,
             format!(
-                "the header does not match run.toml (expected {} columns: {} …)",
+                "the header does not match run.toml (expected {} columns: {} …){hint}",
                 header.len(),
                 header[..6].join(",")
             ),
         ));
     }
     let players = cfg.challengers as usize + 1;
-    let nw = header.len() - 6 - 4 * players;
+    let weight_names: Vec<String> = Weights::flat(cfg.game)
+        .named_values()
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    let player_columns: Vec<String> = (0..players)
+        .flat_map(|p| ["wins", "draws", "losses", "score"].map(|f| format!("p{p}_{f}")))
+        .collect();
+    let player_columns: Vec<&str> = player_columns.iter().map(String::as_str).collect();
     let mut out: Vec<RoundResult> = Vec::new();
     for (line, rec) in &recs[1..] {
         let line = *line;
@@ -379,54 +563,177 @@ pub fn parse_rounds(
                 ),
             ));
         }
-        let f = |i: usize| rec[i].as_str();
-        let round: u32 = parse_field(path, line, "round", f(0))?;
+        let row = Row {
+            path,
+            line,
+            header: &header,
+            rec,
+        };
+        let round: u32 = row.req("round")?;
         if round as usize != out.len() {
             return Err(corrupt(
                 line,
                 format!("round {round} where round {} was expected", out.len()),
             ));
         }
-        let sigma: f64 = parse_field(path, line, "sigma", f(1))?;
-        let games: u64 = parse_field(path, line, "games", f(2))?;
-        let plies: u64 = parse_field(path, line, "plies", f(3))?;
-        let champion: usize = parse_field(path, line, "champion", f(4))?;
-        if champion >= players {
+        let (optimizer, select) = if cfg.format < 2 {
+            (Optimizer::Random, Select::Best)
+        } else {
+            let o: Optimizer = row
+                .text("optimizer")
+                .parse()
+                .map_err(|e: String| corrupt(line, format!("column optimizer: {e}")))?;
+            let s: Select = row
+                .text("select")
+                .parse()
+                .map_err(|e: String| corrupt(line, format!("column select: {e}")))?;
+            (o, s)
+        };
+        let games: u64 = row.req("games")?;
+        let plies: u64 = row.req("plies")?;
+        let reason = Reason::parse(row.text("reason"))
+            .ok_or_else(|| corrupt(line, format!("unknown reason {:?}", row.text("reason"))))?;
+        let spsa_row = reason == Reason::SpsaStep;
+        if spsa_row != (optimizer == Optimizer::Spsa && reason != Reason::Start) {
             return Err(corrupt(
                 line,
-                format!("champion {champion} is not a player (0 to {})", players - 1),
+                format!(
+                    "reason {} does not go with optimizer {optimizer}",
+                    reason.as_str()
+                ),
             ));
         }
-        let reason = Reason::parse(f(5))
-            .ok_or_else(|| corrupt(line, format!("unknown reason {:?}", f(5))))?;
-        let mut tallies = Vec::with_capacity(players);
-        let mut total = 0u64;
-        for p in 0..players {
-            let c = 6 + 4 * p;
-            let t = Tally::new(
-                parse_field(path, line, &header[c], f(c))?,
-                parse_field(path, line, &header[c + 1], f(c + 1))?,
-                parse_field(path, line, &header[c + 2], f(c + 2))?,
-            );
-            let s: i64 = parse_field(path, line, &header[c + 3], f(c + 3))?;
-            if s != t.wins as i64 - t.losses as i64 {
+        let mut result = RoundResult {
+            round,
+            optimizer,
+            select,
+            sigma: 0.0,
+            games,
+            plies,
+            tallies: Vec::new(),
+            champion: 0,
+            reason,
+            confirm: None,
+            spsa: None,
+            weights: Weights::flat(cfg.game),
+        };
+        if spsa_row {
+            let mut not_empty = player_columns.clone();
+            not_empty.extend(["sigma", "champion"]);
+            not_empty.extend(CONFIRM_COLUMNS);
+            if !row.all_empty(&not_empty) {
                 return Err(corrupt(
                     line,
-                    format!("{} = {s} is not wins - losses", header[c + 3]),
+                    "an SPSA step has values in the random-search columns".into(),
                 ));
             }
-            total += t.games();
-            tallies.push(t);
+            let step = SpsaStep {
+                k: row.req("spsa_k")?,
+                a_k: row.req("spsa_a_k")?,
+                c_k: row.req("spsa_c_k")?,
+                tally: PairedTally {
+                    games: row.tally("spsa_plus_")?,
+                    pairs: row.pentanomial("spsa_ptnml_")?,
+                },
+            };
+            for name in ["spsa_plus_score", "spsa_score_diff"] {
+                let _: f64 = row.req(name)?;
+            }
+            if step.tally.games.games() != games || 2 * step.tally.pairs.pairs() != games {
+                return Err(corrupt(
+                    line,
+                    format!("the SPSA step's results do not add up to its {games} games"),
+                ));
+            }
+            if let Some(prev) = out.iter().rev().find_map(|r| r.spsa.as_ref()) {
+                if step.k != prev.k + 1 {
+                    return Err(corrupt(
+                        line,
+                        format!("SPSA step k = {} follows k = {}", step.k, prev.k),
+                    ));
+                }
+            }
+            result.spsa = Some(step);
+        } else {
+            if cfg.format >= 2 && !row.all_empty(&SPSA_COLUMNS) {
+                return Err(corrupt(
+                    line,
+                    "a random-search row has values in the SPSA columns".into(),
+                ));
+            }
+            result.sigma = row.req("sigma")?;
+            result.champion = row.req("champion")?;
+            if result.champion >= players {
+                return Err(corrupt(
+                    line,
+                    format!(
+                        "champion {} is not a player (0 to {})",
+                        result.champion,
+                        players - 1
+                    ),
+                ));
+            }
+            let mut total = 0u64;
+            for p in 0..players {
+                let t = row.tally(&format!("p{p}_"))?;
+                let name = format!("p{p}_score");
+                let s: i64 = row.req(&name)?;
+                if s != t.wins as i64 - t.losses as i64 {
+                    return Err(corrupt(line, format!("{name} = {s} is not wins - losses")));
+                }
+                total += t.games();
+                result.tallies.push(t);
+            }
+            if total != 2 * games {
+                return Err(corrupt(
+                    line,
+                    format!("the players' games add up to {total}, not twice the {games} games"),
+                ));
+            }
+            if cfg.format >= 2 {
+                result.confirm = parse_confirm(&row)?;
+            }
+            let confirm_reason = matches!(reason, Reason::Confirmed | Reason::NotConfirmed);
+            match &result.confirm {
+                None if confirm_reason => {
+                    return Err(corrupt(
+                        line,
+                        format!("reason {} without a confirmation", reason.as_str()),
+                    ))
+                }
+                Some(_) if !confirm_reason => {
+                    return Err(corrupt(
+                        line,
+                        format!(
+                            "a confirmation in a round whose reason is {}",
+                            reason.as_str()
+                        ),
+                    ))
+                }
+                Some(c) => {
+                    let ok = if reason == Reason::Confirmed {
+                        c.passed() && result.champion == c.candidate
+                    } else {
+                        !c.passed() && result.champion == 0
+                    };
+                    if !ok {
+                        return Err(corrupt(
+                            line,
+                            format!(
+                                "champion {} and reason {} do not match the confirmation's verdict {}",
+                                result.champion,
+                                reason.as_str(),
+                                c.verdict.as_str()
+                            ),
+                        ));
+                    }
+                }
+                None => {}
+            }
         }
-        if total != 2 * games {
-            return Err(corrupt(
-                line,
-                format!("the players' games add up to {total}, not twice the {games} games"),
-            ));
-        }
-        let mut v = Vec::with_capacity(nw);
-        for (name, text) in header.iter().zip(rec).skip(6 + 4 * players) {
-            let x: f64 = parse_field(path, line, name, text)?;
+        let mut v = Vec::with_capacity(weight_names.len());
+        for name in &weight_names {
+            let x: f64 = row.req(name)?;
             if !(x.is_finite() && (0.0..=crate::eval::MAX_WEIGHT).contains(&x)) {
                 return Err(corrupt(
                     line,
@@ -435,20 +742,60 @@ pub fn parse_rounds(
             }
             v.push(x);
         }
-        let weights = Weights::from_vec(cfg.game, &v)
+        result.weights = Weights::from_vec(cfg.game, &v)
             .ok_or_else(|| corrupt(line, "wrong number of weights".into()))?;
-        out.push(RoundResult {
-            round,
-            sigma,
-            games,
-            plies,
-            tallies,
-            champion,
-            reason,
-            weights,
-        });
+        out.push(result);
     }
     Ok(out)
+}
+
+/// The confirmation columns of a random-search row (format 2): all empty,
+/// or a complete and consistent confirmation.
+fn parse_confirm(row: &Row<'_>) -> Result<Option<Confirmation>, TrainError> {
+    if row.all_empty(&CONFIRM_COLUMNS) {
+        return Ok(None);
+    }
+    let candidate: usize = row.req("confirm_candidate")?;
+    let games: u64 = row.req("confirm_games")?;
+    let tally = PairedTally {
+        games: row.tally("confirm_")?,
+        pairs: row.pentanomial("confirm_ptnml_")?,
+    };
+    let _: f64 = row.req("confirm_score")?;
+    let llr: Option<f64> = row.opt("confirm_llr")?;
+    let verdict = ConfirmVerdict::parse(row.text("confirm_verdict")).ok_or_else(|| {
+        row.corrupt(format!(
+            "column confirm_verdict: unknown verdict {:?}",
+            row.text("confirm_verdict")
+        ))
+    })?;
+    let passed = match row.text("confirm_passed") {
+        "yes" => true,
+        "no" => false,
+        other => {
+            return Err(row.corrupt(format!("column confirm_passed: {other:?} is not yes or no")))
+        }
+    };
+    if passed != verdict.passed() {
+        return Err(row.corrupt(format!(
+            "confirm_passed does not match the verdict {}",
+            verdict.as_str()
+        )));
+    }
+    if candidate == 0 {
+        return Err(row.corrupt("confirm_candidate 0 is the incumbent".into()));
+    }
+    if tally.games.games() != games || 2 * tally.pairs.pairs() != games {
+        return Err(row.corrupt(format!(
+            "the confirmation's results do not add up to its {games} games"
+        )));
+    }
+    Ok(Some(Confirmation {
+        candidate,
+        tally,
+        llr,
+        verdict,
+    }))
 }
 
 /// The header of `checks.csv`.

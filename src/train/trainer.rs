@@ -3,8 +3,10 @@
 
 use super::checks::{self, Check, CheckRow, Oracle};
 use super::config::{is_small, RunConfig, TrainedPlayer};
+use super::config::{Optimizer, Select};
 use super::round::{play_round, stream, RoundResult};
 use super::rundir::{self, RunDir};
+use super::spsa;
 use super::TrainError;
 use crate::arena::{derive_seed, game_rng, random_openings, run_match, stats::PairedTally};
 use crate::arena::{load_openings, Opening};
@@ -222,7 +224,7 @@ impl Trainer {
         checks.retain(|c| done.is_some_and(|d| c.round <= d));
         let mut t = Trainer::assemble(dir, cfg, player, start, pool);
         for r in &rounds {
-            t.rounds_text.push_str(&rundir::round_line(r));
+            t.rounds_text.push_str(&rundir::round_line(&t.cfg, r));
         }
         for c in &checks {
             t.checks_text.push_str(&rundir::check_lines(c));
@@ -245,16 +247,86 @@ impl Trainer {
     /// Changes the number of rounds of a resumed run (to go on past its
     /// planned end) and rewrites `run.toml`.
     pub fn set_rounds(&mut self, rounds: u32) -> Result<(), TrainError> {
+        let cfg = RunConfig {
+            rounds,
+            ..self.cfg.clone()
+        };
+        self.reconfigure(cfg, false)
+    }
+
+    /// Changes the configuration of a resumed run and rewrites `run.toml`.
+    ///
+    /// Only the number of rounds, `max_games`, the optimiser, the selection
+    /// mode and their settings may change; anything else is refused. A
+    /// change of optimiser, selection mode or their settings changes how
+    /// the rest of the run trains, so it is refused unless `force`. A
+    /// format 1 run folder cannot take other optimisers or modes at all.
+    pub fn reconfigure(&mut self, new: RunConfig, force: bool) -> Result<(), TrainError> {
         let done = self.rounds.last().map_or(0, |r| r.round);
-        if rounds < done || rounds < 1 {
+        if new.rounds < done || new.rounds < 1 {
             return Err(TrainError::Config {
                 field: "rounds".into(),
-                message: format!("{rounds} is fewer than the {done} rounds already played"),
+                message: format!(
+                    "{} is fewer than the {done} rounds already played",
+                    new.rounds
+                ),
             });
         }
-        self.cfg.rounds = rounds;
-        self.dir
-            .write(&self.dir.run_toml(), self.cfg.to_toml().as_bytes())
+        let same_otherwise = RunConfig {
+            rounds: self.cfg.rounds,
+            max_games: self.cfg.max_games,
+            optimizer: self.cfg.optimizer,
+            select: self.cfg.select,
+            confirm: self.cfg.confirm.clone(),
+            spsa: self.cfg.spsa.clone(),
+            ..new.clone()
+        } == self.cfg;
+        if !same_otherwise {
+            return Err(TrainError::Config {
+                field: "resume".into(),
+                message: "only --rounds, --max-games, --optimizer, --select and their settings can change when a run is resumed".into(),
+            });
+        }
+        let path = self.dir.path().display().to_string();
+        let method = |c: &RunConfig| match c.optimizer {
+            Optimizer::Spsa => format!("--optimizer spsa ({:?})", c.spsa_config()),
+            Optimizer::Random if c.select == Select::Confirm => {
+                format!("--select confirm ({:?})", c.confirm_config())
+            }
+            Optimizer::Random => format!("--optimizer random --select {}", c.select),
+        };
+        let changed = |field: &str, what: String| -> Result<(), TrainError> {
+            if force {
+                Ok(())
+            } else {
+                Err(TrainError::Config {
+                    field: field.into(),
+                    message: format!(
+                        "{path} was trained with {}; resuming it with {what} would change how the rest of the run trains: pass --force to switch, or start a new run",
+                        method(&self.cfg)
+                    ),
+                })
+            }
+        };
+        if new.optimizer != self.cfg.optimizer {
+            changed("optimizer", format!("--optimizer {}", new.optimizer))?;
+        } else if new.optimizer == Optimizer::Random && new.select != self.cfg.select {
+            changed("select", format!("--select {}", new.select))?;
+        } else if new.optimizer == Optimizer::Spsa && new.spsa_config() != self.cfg.spsa_config() {
+            changed("spsa", "other SPSA settings".into())?;
+        } else if new.optimizer == Optimizer::Random
+            && new.select == Select::Confirm
+            && new.confirm_config() != self.cfg.confirm_config()
+        {
+            changed("confirm", "other confirmation settings".into())?;
+        }
+        new.validate()?;
+        if new != self.cfg {
+            self.dir
+                .write(&self.dir.run_toml(), new.to_toml().as_bytes())?;
+            self.cfg = new;
+        }
+        Ok(())
     }
 
     pub fn config(&self) -> &RunConfig {
@@ -275,9 +347,26 @@ impl Trainer {
         self.rounds.len() as u32
     }
 
-    /// Whether every planned round has been played.
+    /// Whether every planned round has been played, or the game budget
+    /// (`max_games`) is spent.
     pub fn is_finished(&self) -> bool {
         self.next_round() > self.cfg.rounds
+            || (self.cfg.max_games > 0 && self.games_played() >= self.cfg.max_games)
+    }
+
+    /// Games played so far by the optimiser (round robins, confirmations,
+    /// SPSA steps; not checks).
+    pub fn games_played(&self) -> u64 {
+        self.rounds.iter().map(RoundResult::total_games).sum()
+    }
+
+    /// The index k of the next SPSA step: the number of SPSA steps so far.
+    pub fn next_spsa_k(&self) -> u32 {
+        self.rounds
+            .iter()
+            .rev()
+            .find_map(|r| r.spsa.as_ref())
+            .map_or(0, |s| s.k + 1)
     }
 
     /// The current incumbent (the start weights before round 1).
@@ -320,25 +409,39 @@ impl Trainer {
         let r = self.next_round();
         let t0 = Instant::now();
         let result = if r == 0 {
-            RoundResult::start(self.start.clone(), self.cfg.challengers as usize + 1)
+            RoundResult::start(&self.cfg, self.start.clone())
         } else {
-            play_round(
-                &self.cfg,
-                &self.player,
-                self.incumbent(),
-                self.pool.as_deref(),
-                r,
-            )?
+            match self.cfg.optimizer {
+                Optimizer::Random => play_round(
+                    &self.cfg,
+                    &self.player,
+                    self.incumbent(),
+                    self.pool.as_deref(),
+                    r,
+                )?,
+                Optimizer::Spsa => spsa::play_step(
+                    &self.cfg,
+                    &self.player,
+                    self.incumbent(),
+                    self.pool.as_deref(),
+                    r,
+                    self.next_spsa_k(),
+                )?,
+            }
         };
         let round_seconds = t0.elapsed().as_secs_f64();
         let t1 = Instant::now();
-        let check = if self.cfg.checks_after(r) {
+        // The last round of a run that stops on its game budget is checked
+        // like the last planned round.
+        let budget_spent = self.cfg.max_games > 0
+            && self.games_played() + result.total_games() >= self.cfg.max_games;
+        let check = if self.cfg.checks_after(r) || (budget_spent && self.cfg.check_every > 0) {
             Some(self.check(r, &result.weights.clone(), obs)?)
         } else {
             None
         };
         let check_seconds = t1.elapsed().as_secs_f64();
-        let games_per_second = result.games as f64 / round_seconds.max(1e-9);
+        let games_per_second = result.total_games() as f64 / round_seconds.max(1e-9);
 
         // Weights, then checks and progress, then rounds.csv (the commit).
         let title = format!("run {}: incumbent after round {r}", self.cfg.name);
@@ -355,13 +458,13 @@ impl Trainer {
         let mut progress = self.progress_text.clone();
         progress.push_str(&format!(
             "{r},{round_seconds:.3},{},{games_per_second:.0},{check_seconds:.3}\n",
-            result.games
+            result.total_games()
         ));
         self.dir
             .write(&self.dir.progress_csv(), progress.as_bytes())?;
         self.progress_text = progress;
         let mut text = self.rounds_text.clone();
-        text.push_str(&rundir::round_line(&result));
+        text.push_str(&rundir::round_line(&self.cfg, &result));
         self.dir.write(&self.dir.rounds_csv(), text.as_bytes())?;
         self.rounds_text = text;
 
