@@ -7,9 +7,15 @@
 //! - `weights`: every weight divided by its start value, against the round,
 //!   on a log scale (so weights of very different sizes share one chart);
 //!   the legend gives each weight's final factor.
-//! - `score`: the round robin's scores (wins − losses) per round: the
+//! - `score` (random search): the round robin's scores (wins − losses) per round: the
 //!   champion's and the incumbent's, challengers' takeovers marked; below,
 //!   which player won each round.
+//!   Under `--select confirm`, the bottom panel also marks the challengers
+//!   that won the round robin but failed the confirmation match.
+//! - `spsa` (SPSA runs): θ+'s score minus θ−'s per step, with a running
+//!   mean, and the step sizes `a_k·d` actually taken.
+//! - `gains` (SPSA runs): the gain schedule, `a_k` and `c_k` against the
+//!   step.
 //! - `checks`: on boards the exact player solves, optimal-move agreement,
 //!   lines lost against the exact player and the smallest safe search
 //!   depth per check; on large boards, Elo against each reference with its
@@ -67,6 +73,8 @@ struct RunData {
 enum Chart {
     Weights,
     Score,
+    Spsa,
+    Gains,
     Checks,
 }
 
@@ -75,6 +83,8 @@ impl Chart {
         match self {
             Chart::Weights => "weights",
             Chart::Score => "score",
+            Chart::Spsa => "spsa",
+            Chart::Gains => "gains",
             Chart::Checks => "checks",
         }
     }
@@ -83,7 +93,30 @@ impl Chart {
         match self {
             Chart::Weights => (1200, 700),
             Chart::Score => (1100, 750),
+            Chart::Spsa => (1100, 700),
+            Chart::Gains => (1100, 700),
             Chart::Checks => (1100, 800),
+        }
+    }
+}
+
+impl RunData {
+    /// Whether any round was played by random search.
+    fn has_random(&self) -> bool {
+        self.rounds.iter().any(|r| r.round > 0 && r.spsa.is_none())
+    }
+
+    /// Whether any round was an SPSA step.
+    fn has_spsa(&self) -> bool {
+        self.rounds.iter().any(|r| r.spsa.is_some())
+    }
+
+    /// "step" for a pure SPSA run, "round" otherwise.
+    fn x_name(&self) -> &'static str {
+        if self.has_spsa() && !self.has_random() {
+            "step"
+        } else {
+            "round"
         }
     }
 }
@@ -110,8 +143,21 @@ pub fn plot_run(dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
         message: e.to_string(),
     })?;
     let mut out = Vec::new();
-    for chart in [Chart::Weights, Chart::Score, Chart::Checks] {
-        if matches!(chart, Chart::Checks) && data.checks.is_empty() {
+    for chart in [
+        Chart::Weights,
+        Chart::Score,
+        Chart::Spsa,
+        Chart::Gains,
+        Chart::Checks,
+    ] {
+        let wanted = match chart {
+            Chart::Weights => true,
+            // A run with no round played yet still gets an (empty) score chart.
+            Chart::Score => data.has_random() || !data.has_spsa(),
+            Chart::Spsa | Chart::Gains => data.has_spsa(),
+            Chart::Checks => !data.checks.is_empty(),
+        };
+        if !wanted {
             continue;
         }
         out.push(write_png(&plots, chart, &data)?);
@@ -172,6 +218,8 @@ fn draw<DB: DrawingBackend>(
     match chart {
         Chart::Weights => draw_weights(root, data),
         Chart::Score => draw_score(root, data),
+        Chart::Spsa => draw_spsa(root, data),
+        Chart::Gains => draw_gains(root, data),
         Chart::Checks => draw_checks(root, data),
     }
 }
@@ -257,7 +305,7 @@ fn draw_weights<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunDat
         .map_err(s)?;
     chart
         .configure_mesh()
-        .x_desc("round")
+        .x_desc(data.x_name())
         .y_desc("weight / its start value (log scale)")
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_labels(((hi - lo) as usize + 1).min(40))
@@ -344,7 +392,11 @@ fn short(v: f64) -> String {
 }
 
 fn draw_score<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData) -> DrawResult {
-    let played: Vec<&RoundResult> = data.rounds.iter().filter(|r| r.round > 0).collect();
+    let played: Vec<&RoundResult> = data
+        .rounds
+        .iter()
+        .filter(|r| r.round > 0 && r.spsa.is_none())
+        .collect();
     let (top, bottom) = root.split_vertically(root.dim_in_pixel().1 as i32 * 68 / 100);
     let x_max = last_round(data) + 0.5;
     let (mut lo, mut hi) = (-1.0f64, 1.0f64);
@@ -414,8 +466,22 @@ fn draw_score<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData)
         .map_err(s)?;
 
     let players = data.cfg.challengers as f64;
+    let rejected: Vec<(f64, f64)> = played
+        .iter()
+        .filter_map(|r| {
+            r.confirm
+                .as_ref()
+                .filter(|c| !c.passed())
+                .map(|c| (f64::from(r.round), c.candidate as f64))
+        })
+        .collect();
+    let caption = if rejected.is_empty() {
+        "Which player won the round"
+    } else {
+        "Which player won the round (× won the round robin but failed the confirmation match)"
+    };
     let mut chart = ChartBuilder::on(&bottom)
-        .caption("Which player won the round", ("sans-serif", 17).into_font())
+        .caption(caption, ("sans-serif", 17).into_font())
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(110)
@@ -444,6 +510,175 @@ fn draw_score<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData)
             Circle::new((f64::from(r.round), r.champion as f64), 3, c.filled())
         }))
         .map_err(s)?;
+    chart
+        .draw_series(
+            rejected
+                .iter()
+                .map(|&p| Cross::new(p, 5, color(1).stroke_width(2))),
+        )
+        .map_err(s)?;
+    Ok(())
+}
+
+/// SPSA rows as (step, row).
+fn spsa_rows(data: &RunData) -> Vec<(f64, &crate::train::SpsaStep)> {
+    data.rounds
+        .iter()
+        .filter_map(|r| r.spsa.as_ref().map(|s| (f64::from(r.round), s)))
+        .collect()
+}
+
+fn draw_spsa<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData) -> DrawResult {
+    let steps = spsa_rows(data);
+    let x_max = last_round(data) + 0.5;
+    let x_min = steps.first().map_or(0.5, |(x, _)| x - 0.5);
+    let (top, bottom) = root.split_vertically(root.dim_in_pixel().1 as i32 * 62 / 100);
+    let diffs: Vec<(f64, f64)> = steps.iter().map(|(x, s)| (*x, s.score_diff())).collect();
+    // Running mean over a window of about 2% of the steps (at least 10).
+    let w = (steps.len() / 50).max(10);
+    let mut mean = Vec::with_capacity(diffs.len());
+    let mut sum = 0.0;
+    for (i, &(x, d)) in diffs.iter().enumerate() {
+        sum += d;
+        if i >= w {
+            sum -= diffs[i - w].1;
+        }
+        mean.push((x, sum / (i + 1).min(w) as f64));
+    }
+    let hi = diffs.iter().map(|(_, d)| d.abs()).fold(0.02f64, f64::max) * 1.1;
+    let games = steps.first().map_or(0, |(_, s)| s.tally.games.games());
+    let mut chart = ChartBuilder::on(&top)
+        .caption(
+            title(data, "SPSA: θ+ against θ−"),
+            ("sans-serif", 22).into_font(),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(90)
+        .build_cartesian_2d(x_min..x_max, -hi..hi)
+        .map_err(s)?;
+    chart
+        .configure_mesh()
+        .x_desc(format!("{} ({games} games per step)", data.x_name()))
+        .y_desc("score(θ+) − score(θ−)")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:+.2}"))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 16))
+        .draw()
+        .map_err(s)?;
+    chart
+        .draw_series(
+            diffs
+                .iter()
+                .map(|&p| Circle::new(p, 2, color(0).mix(0.35).filled())),
+        )
+        .map_err(s)?
+        .label("one step")
+        .legend(|(x, y)| Circle::new((x + 10, y), 3, color(0).filled()));
+    chart
+        .draw_series(LineSeries::new(mean, color(3).stroke_width(2)))
+        .map_err(s)?
+        .label(format!("running mean over {w} steps"))
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color(3).stroke_width(2)));
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(s)?;
+
+    // The log-space step actually taken: a_k · d (every weight moves by ±this).
+    let moves: Vec<(f64, f64)> = steps
+        .iter()
+        .map(|(x, s)| (*x, (s.a_k * s.score_diff()).abs()))
+        .collect();
+    let hi = moves.iter().map(|p| p.1).fold(1e-4f64, f64::max) * 1.1;
+    let mut chart = ChartBuilder::on(&bottom)
+        .caption(
+            "Step taken: every weight × e^(±a_k·d)",
+            ("sans-serif", 17).into_font(),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(90)
+        .build_cartesian_2d(x_min..x_max, 0.0..hi)
+        .map_err(s)?;
+    chart
+        .configure_mesh()
+        .x_desc(data.x_name())
+        .y_desc("|a_k·d| (log-space)")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.3}"))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 16))
+        .draw()
+        .map_err(s)?;
+    chart
+        .draw_series(
+            moves
+                .iter()
+                .map(|&p| Circle::new(p, 2, color(2).mix(0.5).filled())),
+        )
+        .map_err(s)?;
+    Ok(())
+}
+
+fn draw_gains<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData) -> DrawResult {
+    let steps = spsa_rows(data);
+    let x_max = last_round(data) + 0.5;
+    let x_min = steps.first().map_or(0.5, |(x, _)| x - 0.5);
+    let sc = data.cfg.spsa_config();
+    let title_area = root
+        .titled(
+            &title(
+                data,
+                &format!(
+                    "SPSA gains (a = {}, c = {}, A = {}, α = {}, γ = {})",
+                    sc.a, sc.c, sc.big_a, sc.alpha, sc.gamma
+                ),
+            ),
+            ("sans-serif", 20).into_font(),
+        )
+        .map_err(s)?;
+    let areas = title_area.split_evenly((2, 1));
+    type Pick = fn(&crate::train::SpsaStep) -> f64;
+    let panels: [(&str, &str, Pick, usize); 2] = [
+        ("Step gain a_k = a/(A+k+1)^α", "a_k", |s| s.a_k, 0),
+        (
+            "Perturbation c_k = c/(k+1)^γ (θ± = weights × e^(±c_k))",
+            "c_k",
+            |s| s.c_k,
+            1,
+        ),
+    ];
+    for (area, (caption, name, pick, k)) in areas.iter().zip(panels) {
+        let pts: Vec<(f64, f64)> = steps.iter().map(|(x, st)| (*x, pick(st))).collect();
+        let hi = pts.iter().map(|p| p.1).fold(0.0f64, f64::max) * 1.1;
+        let hi = if hi > 0.0 { hi } else { 1.0 };
+        let mut chart = ChartBuilder::on(area)
+            .caption(caption, ("sans-serif", 16).into_font())
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(80)
+            .build_cartesian_2d(x_min..x_max, 0.0..hi)
+            .map_err(s)?;
+        chart
+            .configure_mesh()
+            .x_desc(data.x_name())
+            .y_desc(name)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| short(*y))
+            .label_style(("sans-serif", 13))
+            .axis_desc_style(("sans-serif", 14))
+            .draw()
+            .map_err(s)?;
+        chart
+            .draw_series(LineSeries::new(pts, color(k).stroke_width(2)))
+            .map_err(s)?;
+    }
     Ok(())
 }
 
