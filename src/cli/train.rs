@@ -72,7 +72,7 @@ pub struct Args {
     #[arg(long, value_name = "SCORE", help_heading = "Optimiser and selection")]
     confirm_threshold: Option<f64>,
     /// SPSA step gain a: a_k = a/(A+k+1)^alpha, the log-space step per unit of
-    /// score difference [default: 2].
+    /// score difference [default: 4].
     #[arg(long, value_name = "A", help_heading = "Optimiser and selection")]
     spsa_a: Option<f64>,
     /// SPSA perturbation c: c_k = c/(k+1)^gamma, in log-space [default: 0.2,

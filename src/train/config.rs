@@ -395,7 +395,7 @@ impl SpsaConfig {
     /// were chosen.
     pub fn defaults(steps: u32, small: bool) -> SpsaConfig {
         SpsaConfig {
-            a: if small { 2.0 } else { 2.0 },
+            a: 4.0,
             c: 0.2,
             big_a: (f64::from(steps) / 10.0).round(),
             alpha: 0.602,

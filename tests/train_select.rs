@@ -1,0 +1,480 @@
+//! Selection modes of random search (`--select best|confirm|gauntlet`):
+//! determinism across thread counts, the confirmation gate, the gauntlet's
+//! pairings, run folder formats, and clear errors for bad settings.
+
+use mnk::arena::stats::SprtParams;
+use mnk::eval::Weights;
+use mnk::game::Rules;
+use mnk::train::{
+    ConfirmConfig, ConfirmVerdict, NoObserver, Reason, RunConfig, Select, TrainError, Trainer,
+};
+use std::path::Path;
+use std::process::Command;
+
+fn mnk() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mnk"))
+}
+
+fn read(p: impl AsRef<Path>) -> String {
+    std::fs::read_to_string(p.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", p.as_ref().display()))
+}
+
+/// A small-board random-search run (7x7, four in a row, flat start).
+fn config(name: &str, select: Select, rounds: u32, openings: u32) -> RunConfig {
+    let mut c = RunConfig::defaults("7x7x4".parse().unwrap());
+    c.name = name.into();
+    c.start = "flat".into();
+    c.rounds = rounds;
+    c.openings = openings;
+    c.check_every = 0;
+    c.seed = 7;
+    c.select = select;
+    c
+}
+
+fn train_in_pool(threads: usize, cfg: RunConfig, runs: &Path) -> Trainer {
+    let rules = cfg.game;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let mut t = Trainer::create(cfg, Weights::flat(rules), runs, false).unwrap();
+        t.run(&mut NoObserver).unwrap();
+        t
+    })
+}
+
+fn sprt(text: &str) -> ConfirmConfig {
+    ConfirmConfig {
+        sprt: Some(text.parse::<SprtParams>().unwrap()),
+        max_openings: 300,
+        batch: 40,
+        ..ConfirmConfig::default()
+    }
+}
+
+fn fixed(games: u32, threshold: f64) -> ConfirmConfig {
+    ConfirmConfig {
+        sprt: None,
+        games: Some(games),
+        threshold,
+        ..ConfirmConfig::default()
+    }
+}
+
+#[test]
+fn confirm_and_gauntlet_are_identical_with_1_and_2_threads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases: [(&str, Select, Option<ConfirmConfig>); 3] = [
+        ("sprt", Select::Confirm, Some(sprt("elo0=0,elo1=20"))),
+        ("fixed", Select::Confirm, Some(fixed(120, 0.52))),
+        ("gauntlet", Select::Gauntlet, None),
+    ];
+    for (name, select, confirm) in cases {
+        let mut texts = Vec::new();
+        for threads in [1, 2] {
+            let mut cfg = config(&format!("{name}-{threads}"), select, 8, 40);
+            cfg.confirm = confirm.clone();
+            cfg.check_every = 4;
+            cfg.check_openings = 20;
+            let t = train_in_pool(threads, cfg, tmp.path());
+            let dir = t.dir().path().to_path_buf();
+            texts.push((read(dir.join("rounds.csv")), read(dir.join("checks.csv"))));
+        }
+        assert_eq!(texts[0].0, texts[1].0, "{name}: rounds.csv differs");
+        assert_eq!(texts[0].1, texts[1].1, "{name}: checks.csv differs");
+        assert!(
+            texts[0]
+                .0
+                .lines()
+                .all(|l| l.starts_with("round,") || l.contains(&format!(",random,{select},"))),
+            "{name}: every row records the mode"
+        );
+    }
+}
+
+/// Every adoption in a confirm run comes with a passing confirmation, and
+/// every rejected nominee leaves the incumbent unchanged.
+fn assert_confirmation_gate(t: &Trainer) -> (usize, usize) {
+    let (mut adopted, mut rejected) = (0, 0);
+    for w in t.rounds().windows(2) {
+        let (prev, r) = (&w[0], &w[1]);
+        match r.reason {
+            Reason::Confirmed => {
+                let c = r
+                    .confirm
+                    .as_ref()
+                    .expect("a confirmed round has a confirmation");
+                assert!(c.passed(), "round {}: adopted without passing", r.round);
+                assert_eq!(r.champion, c.candidate);
+                assert_ne!(r.weights, prev.weights);
+                adopted += 1;
+            }
+            Reason::NotConfirmed => {
+                let c = r.confirm.as_ref().unwrap();
+                assert!(!c.passed(), "round {}", r.round);
+                assert_ne!(c.candidate, 0);
+                assert_eq!(r.champion, 0);
+                assert_eq!(
+                    r.weights, prev.weights,
+                    "round {}: rejected but changed",
+                    r.round
+                );
+                rejected += 1;
+            }
+            Reason::IncumbentBest | Reason::IncumbentTied => {
+                assert!(r.confirm.is_none(), "round {}: nothing to confirm", r.round);
+                assert_eq!(r.weights, prev.weights);
+            }
+            other => panic!("round {}: reason {other:?} in a confirm run", r.round),
+        }
+    }
+    (adopted, rejected)
+}
+
+#[test]
+fn confirm_never_adopts_a_challenger_without_a_passing_confirmation() {
+    let tmp = tempfile::tempdir().unwrap();
+
+    // A gate no challenger can pass: 40 games where the challenger must
+    // score 100%. On 7x7 four-in-a-row the colour decides most games, so
+    // every nominee drops games as white. The round robins (few openings,
+    // flat start) nominate challengers all the same.
+    let mut cfg = config("closed", Select::Confirm, 12, 20);
+    cfg.confirm = Some(fixed(40, 1.0));
+    let mut t = Trainer::create(cfg, Weights::flat(cfg_rules()), tmp.path(), false).unwrap();
+    t.run(&mut NoObserver).unwrap();
+    let (adopted, rejected) = assert_confirmation_gate(&t);
+    assert_eq!(adopted, 0);
+    assert!(rejected >= 3, "the round robins nominated only {rejected}");
+    assert!(t.rounds().iter().all(|r| r.weights == *t.start_weights()));
+    for r in &t.rounds()[1..] {
+        if let Some(c) = &r.confirm {
+            assert_eq!(c.verdict, ConfirmVerdict::Fail);
+            assert!(c.tally.games.score() < 1.0);
+            assert_eq!(c.games(), 40);
+        }
+    }
+
+    // An SPRT that cannot accept H1 (the challenger would have to be
+    // hundreds of Elo stronger) rejects every nominee too.
+    let mut cfg = config("sprt-closed", Select::Confirm, 8, 20);
+    cfg.confirm = Some(sprt("elo0=400,elo1=500"));
+    let mut t = Trainer::create(cfg, Weights::flat(cfg_rules()), tmp.path(), false).unwrap();
+    t.run(&mut NoObserver).unwrap();
+    let (adopted, rejected) = assert_confirmation_gate(&t);
+    assert_eq!(adopted, 0);
+    assert!(rejected >= 2);
+    for r in &t.rounds()[1..] {
+        if let Some(c) = &r.confirm {
+            assert_eq!(c.verdict, ConfirmVerdict::AcceptH0);
+            assert!(c.llr.unwrap() < 0.0);
+        }
+    }
+
+    // An open gate: some nominees pass, some fail, and the rule holds for
+    // every round, also as read back from rounds.csv.
+    let mut cfg = config("open", Select::Confirm, 16, 20);
+    cfg.confirm = Some(sprt("elo0=0,elo1=30"));
+    let mut t = Trainer::create(cfg, Weights::flat(cfg_rules()), tmp.path(), false).unwrap();
+    t.run(&mut NoObserver).unwrap();
+    let (adopted, rejected) = assert_confirmation_gate(&t);
+    assert!(adopted >= 1 && rejected >= 1, "{adopted} {rejected}");
+    let back = Trainer::resume(t.dir().path()).unwrap();
+    assert_eq!(back.rounds(), t.rounds());
+    assert_confirmation_gate(&back);
+    // Confirmation games count towards the budget.
+    let confirm_games: u64 = t
+        .rounds()
+        .iter()
+        .filter_map(|r| r.confirm.as_ref())
+        .map(|c| c.games())
+        .sum();
+    let rr: u64 = t.rounds().iter().map(|r| r.games).sum();
+    assert_eq!(t.games_played(), rr + confirm_games);
+
+    // A confirmation row whose verdict was edited to contradict the
+    // adoption is refused on resume.
+    let path = t.dir().path().join("rounds.csv");
+    let text = read(&path);
+    let bad = text.replacen(",accept-h1,yes,", ",accept-h0,no,", 1);
+    assert_ne!(bad, text);
+    std::fs::write(&path, bad).unwrap();
+    let e = Trainer::resume(t.dir().path()).err().expect("refused");
+    assert!(e.to_string().contains("rounds.csv:"), "{e}");
+    assert!(e.to_string().contains("confirmation"), "{e}");
+}
+
+fn cfg_rules() -> Rules {
+    "7x7x4".parse().unwrap()
+}
+
+#[test]
+fn gauntlet_plays_exactly_c_pairings_with_the_same_games_per_round() {
+    let tmp = tempfile::tempdir().unwrap();
+    for c in [1u32, 3, 4] {
+        let mut best = config(&format!("best-{c}"), Select::Best, 2, 30);
+        best.challengers = c;
+        let mut g = best.clone();
+        g.name = format!("gauntlet-{c}");
+        g.select = Select::Gauntlet;
+        let pairs = g.pairings();
+        assert_eq!(pairs.len(), c as usize);
+        assert!(pairs.iter().all(|&(i, _)| i == 0));
+        assert_eq!(best.pairings().len(), (c * (c + 1) / 2) as usize);
+        let per = g.openings_per_pairing();
+        assert_eq!(per, 30 * (c + 1) / 2);
+
+        let tb = train_in_pool(2, best, tmp.path());
+        let tg = train_in_pool(2, g, tmp.path());
+        for (rb, rg) in tb.rounds()[1..].iter().zip(&tg.rounds()[1..]) {
+            // C pairings of G*(C+1)/2 openings: as many games as the
+            // C(C+1)/2 pairings of G openings of a full round robin.
+            assert_eq!(rg.games, u64::from(c) * u64::from(per) * 2);
+            assert_eq!(rb.games, u64::from(c * (c + 1) / 2) * 30 * 2);
+            assert_eq!(rg.games, rb.games);
+            // Each challenger played only the incumbent: 2 games per opening.
+            for i in 1..=c as usize {
+                assert_eq!(rg.tallies[i].games(), 2 * u64::from(per));
+            }
+            assert_eq!(rg.tallies[0].games(), 2 * u64::from(c * per));
+            // The incumbent's results are the mirror of the challengers'.
+            let w: u64 = rg.tallies[1..].iter().map(|t| t.losses).sum();
+            assert_eq!(rg.tallies[0].wins, w);
+            // Adopted only with a positive head-to-head score.
+            if rg.champion != 0 {
+                assert!(rg.score(rg.champion) > 0);
+            } else {
+                assert!(rg.tallies[1..].iter().all(|t| t.wins <= t.losses));
+            }
+        }
+    }
+}
+
+#[test]
+fn format_1_run_folders_are_read_and_resumed_in_their_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cfg = RunConfig::defaults(Rules::TICTACTOE);
+    cfg.name = "old".into();
+    cfg.rounds = 2;
+    cfg.openings = 10;
+    cfg.check_every = 0;
+    cfg.format = 1;
+    let mut t = Trainer::create(cfg, Weights::flat(Rules::TICTACTOE), tmp.path(), false).unwrap();
+    t.run_rounds(2, &mut NoObserver).unwrap();
+    let dir = t.dir().path().to_path_buf();
+    drop(t);
+    // The layout of format 1 (mnk before the selection modes).
+    let text = read(dir.join("rounds.csv"));
+    let header = text.lines().next().unwrap();
+    assert!(
+        header.starts_with(
+            "round,sigma,games,plies,champion,reason,p0_wins,p0_draws,p0_losses,p0_score,p1_wins,"
+        ) && header.contains(",p4_score,attack,defence,own.win,"),
+        "{header}"
+    );
+    // Strip the keys format 1 did not have, as an old mnk wrote it.
+    let toml: String = read(dir.join("run.toml"))
+        .lines()
+        .filter(|l| {
+            !l.starts_with("max_games") && !l.starts_with("optimizer") && !l.starts_with("select")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.join("run.toml"), toml).unwrap();
+    let mut t = Trainer::resume(&dir).unwrap();
+    assert_eq!(t.config().format, 1);
+    assert_eq!(t.config().select, Select::Best);
+    t.run(&mut NoObserver).unwrap();
+    assert_eq!(read(dir.join("rounds.csv")).lines().next().unwrap(), header);
+    mnk::plot::plot_run(&dir).unwrap();
+
+    // Switching a format 1 run to another mode is refused even with --force.
+    let out = mnk()
+        .args([
+            "train",
+            "--no-plots",
+            "--verdict-openings=0",
+            "--force",
+            "--select=confirm",
+            "--resume",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("format 1"), "{err}");
+
+    // A newer format than this mnk reads.
+    let toml = read(dir.join("run.toml")).replace("format = 1", "format = 3");
+    std::fs::write(dir.join("run.toml"), toml).unwrap();
+    let e = Trainer::resume(&dir).err().unwrap();
+    assert!(e.to_string().contains("newer mnk"), "{e}");
+}
+
+fn run_cli(runs: &Path, extra: &[&str]) -> (Option<i32>, String) {
+    let mut args = vec![
+        "train",
+        "--game=7x7x4",
+        "--rounds=2",
+        "--openings=10",
+        "--check-every=0",
+        "--no-plots",
+        "--verdict-openings=0",
+        "--runs-dir",
+        runs.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let out = mnk().args(&args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bad_selection_settings_are_refused_naming_the_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    let c = ["--select=confirm"];
+    for (extra, want) in [
+        (
+            &[&c[..], &["--confirm-sprt=elo0=0,elo1=-5"]].concat()[..],
+            "--confirm-sprt",
+        ),
+        (
+            &[&c[..], &["--confirm-sprt=elo0=0,elo1=0"]].concat()[..],
+            "elo1 must be greater than elo0",
+        ),
+        (
+            &[&c[..], &["--confirm-sprt=elo0=0,elo1=10,alpha=1"]].concat()[..],
+            "alpha",
+        ),
+        (
+            &[&c[..], &["--confirm-sprt=elo0=0,elo1=10,beta=0"]].concat()[..],
+            "beta",
+        ),
+        (&[&c[..], &["--confirm-sprt=elo1=10"]].concat()[..], "elo0"),
+        (
+            &[&c[..], &["--confirm-games=3"]].concat()[..],
+            "--confirm-games",
+        ),
+        (
+            &[&c[..], &["--confirm-games=0"]].concat()[..],
+            "--confirm-games",
+        ),
+        (
+            &[&c[..], &["--confirm-games=40", "--confirm-threshold=1.5"]].concat()[..],
+            "--confirm-threshold",
+        ),
+        (
+            &[&c[..], &["--confirm-games=40", "--confirm-threshold=0"]].concat()[..],
+            "--confirm-threshold",
+        ),
+        (
+            &[&c[..], &["--confirm-threshold=0.6"]].concat()[..],
+            "--confirm-threshold applies to --confirm-games",
+        ),
+        (
+            &[&c[..], &["--confirm-max-openings=0"]].concat()[..],
+            "--confirm-max-openings",
+        ),
+        (
+            &[&c[..], &["--confirm-batch=0"]].concat()[..],
+            "--confirm-batch",
+        ),
+        (
+            &[
+                &c[..],
+                &["--confirm-games=40", "--confirm-sprt=elo0=0,elo1=5"],
+            ]
+            .concat()[..],
+            "--confirm-sprt",
+        ),
+        (
+            &["--confirm-games=40"][..],
+            "--confirm-games applies to --select confirm",
+        ),
+        (
+            &["--select=gauntlet", "--confirm-sprt=elo0=0,elo1=5"][..],
+            "applies to --select confirm",
+        ),
+        (
+            &["--select=worst"][..],
+            "expected best, confirm or gauntlet",
+        ),
+        (
+            &["--select=gauntlet", "--optimizer=spsa"][..],
+            "applies to --optimizer random",
+        ),
+    ] {
+        let (code, err) = run_cli(tmp.path(), extra);
+        // 1: refused by mnk; 2: refused by the argument parser.
+        assert!(code == Some(1) || code == Some(2), "{extra:?}: {err}");
+        assert!(err.contains(want), "{extra:?}: wanted {want:?} in {err}");
+        assert!(!err.contains("panicked"), "{extra:?}: {err}");
+    }
+
+    // The same through the library: the error names the setting and flag.
+    let mut cfg = config("lib", Select::Confirm, 1, 5);
+    cfg.confirm = Some(fixed(41, 0.55));
+    let e = Trainer::create(cfg, Weights::flat(cfg_rules()), tmp.path(), false)
+        .err()
+        .unwrap();
+    assert!(
+        matches!(e, TrainError::Config { ref field, .. } if field == "confirm.games"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("--confirm-games"), "{e}");
+}
+
+#[test]
+fn resuming_with_another_selection_mode_needs_force() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, err) = run_cli(tmp.path(), &["--name=r", "--select=gauntlet"]);
+    assert_eq!(code, Some(0), "{err}");
+    let dir = tmp.path().join("r");
+    let resume = |extra: &[&str]| {
+        let out = mnk()
+            .args(["train", "--no-plots", "--verdict-openings=0", "--resume"])
+            .arg(&dir)
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let toml = read(dir.join("run.toml"));
+    for extra in [
+        &["--rounds=3", "--select=best"][..],
+        &["--rounds=3", "--select=confirm"][..],
+        &["--rounds=3", "--optimizer=spsa"][..],
+    ] {
+        let (code, err) = resume(extra);
+        assert_eq!(code, Some(1), "{extra:?}: {err}");
+        assert!(err.contains("--force"), "{extra:?}: {err}");
+        assert!(err.contains("gauntlet"), "{extra:?}: {err}");
+        assert_eq!(read(dir.join("run.toml")), toml, "run.toml changed");
+    }
+    // The same mode is fine, and so are more rounds.
+    let (code, err) = resume(&["--rounds=3", "--select=gauntlet"]);
+    assert_eq!(code, Some(0), "{err}");
+    // With --force the run switches, and rows record each round's mode.
+    let (code, err) = resume(&[
+        "--rounds=5",
+        "--select=confirm",
+        "--confirm-games=20",
+        "--force",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let text = read(dir.join("rounds.csv"));
+    assert!(text.lines().nth(3).unwrap().contains(",random,gauntlet,"));
+    assert!(text.lines().nth(5).unwrap().contains(",random,confirm,"));
+    assert!(read(dir.join("run.toml")).contains("select = \"confirm\""));
+    // Settings of the run that are not about the method cannot change.
+    let (code, err) = resume(&["--rounds=6", "--seed=3"]);
+    assert_eq!(code, Some(2), "{err}");
+}
