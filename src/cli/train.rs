@@ -47,8 +47,9 @@ pub struct Args {
     #[arg(long, value_name = "MODE", help_heading = "Optimiser and selection")]
     select: Option<Select>,
     /// --select confirm: decide the confirmation match by a pentanomial
-    /// SPRT: elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=normalized|logistic]
-    /// (the default); the challenger is adopted only if H1 is accepted.
+    /// SPRT: elo0=X,elo1=Y[,alpha=0.05,beta=0.05,model=normalized|logistic]
+    /// (default: elo0=-5,elo1=5, normalized Elo); the challenger is adopted
+    /// only if H1 is accepted.
     #[arg(long, value_name = "PARAMS", help_heading = "Optimiser and selection")]
     confirm_sprt: Option<SprtParams>,
     /// --select confirm with SPRT: the most openings (each with both colours)

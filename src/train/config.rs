@@ -255,7 +255,7 @@ impl std::str::FromStr for Select {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConfirmConfig {
-    /// Decide by a pentanomial GSPRT (`elo0=0,elo1=10,alpha=0.05,beta=0.05,
+    /// Decide by a pentanomial GSPRT (`elo0=-5,elo1=5,alpha=0.05,beta=0.05,
     /// model=normalized`): adopted only when H1 is accepted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtParams>,
@@ -285,11 +285,15 @@ impl ConfirmConfig {
     fn default_threshold() -> f64 {
         0.55
     }
-    /// The default SPRT: `elo0=0,elo1=10` in normalized Elo, α = β = 0.05.
+    /// The default SPRT: `elo0=-5,elo1=5` in normalized Elo, α = β = 0.05:
+    /// "is the challenger better or worse than the incumbent?". The
+    /// round robin's winners are rarely more than a few Elo better, so
+    /// `elo0=0,elo1=10` ran to its most openings undecided and rejected
+    /// almost every one (see `docs/training.md`).
     pub fn default_sprt() -> SprtParams {
         SprtParams {
-            elo0: 0.0,
-            elo1: 10.0,
+            elo0: -5.0,
+            elo1: 5.0,
             ..SprtParams::default()
         }
     }

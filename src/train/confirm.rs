@@ -9,7 +9,7 @@
 //! - The openings come from the stream `(seed, CONFIRM, round)` and the
 //!   games' tie-breaks from `(seed, CONFIRM_GAMES, round)`, apart from the
 //!   round robin's streams.
-//! - **SPRT** (the default, `elo0=0,elo1=10`): openings are played in
+//! - **SPRT** (the default, `elo0=-5,elo1=5`): openings are played in
 //!   batches (each with both colours) and after each batch the pentanomial
 //!   GSPRT's log-likelihood ratio is compared with its bounds. Accepting
 //!   H1 adopts the challenger; accepting H0, or reaching the most openings

@@ -1,17 +1,26 @@
 //! Self-play training of a weight set, the original program's trainer done
 //! right: reproducible, resumable, checked.
 //!
-//! Each round ([`round::play_round`]):
+//! Two optimisers ([`Optimizer`]). Each round of **random search**
+//! ([`round::play_round`]):
 //! 1. the incumbent is perturbed into C challengers
 //!    ([`perturb::perturb`]: every weight times `exp(σ·N(0,1))`, clamped);
 //! 2. the C + 1 players play a round robin: every pair plays G openings,
-//!    each with both colours, in parallel over rayon;
+//!    each with both colours, in parallel over rayon (under `gauntlet`,
+//!    only the C pairings with the incumbent, over ⌊G·(C+1)/2⌋ openings);
 //! 3. each player scores wins − losses; the best becomes the incumbent, the
-//!    incumbent staying on a tie ([`round::select`]);
+//!    incumbent staying on a tie ([`round::select`]); under `confirm` a
+//!    winning challenger must also pass a confirmation match on fresh
+//!    openings ([`confirm`]); under `gauntlet` it must beat the incumbent
+//!    head to head ([`round::select_gauntlet`]);
 //! 4. every R rounds the incumbent is checked ([`checks`]): against the
 //!    exact player on boards it can solve, against the start and shipped
 //!    weights on large boards;
 //! 5. the round is written to the run folder ([`rundir`]).
+//!
+//! An **SPSA** step ([`spsa::play_step`]) instead plays θ+ against θ− (all
+//! weights perturbed at once by ±c_k in log-space) and moves θ along the
+//! result; it is checked and written like a round.
 //!
 //! Every random choice derives from the run's seed and the round number, so
 //! a run is a pure function of its [`RunConfig`] whatever the thread count,

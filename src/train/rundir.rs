@@ -22,17 +22,35 @@
 //!
 //! # `rounds.csv`
 //!
-//! Header, then one row per round, in order from 0:
+//! Header, then one row per round (an SPSA step is a round), in order
+//! from 0. Format 2 (`format = 2` in `run.toml`):
 //!
 //! | column | meaning |
 //! | --- | --- |
 //! | `round` | 0 for the start weights, then 1, 2, … |
-//! | `sigma` | the perturbation's σ this round (0 in round 0) |
-//! | `games`, `plies` | games and plies played in the round robin |
-//! | `champion` | index of the new incumbent: 0 = the incumbent was kept, i = challenger i |
-//! | `reason` | `start`, `incumbent-best`, `incumbent-tied` (kept on a tie), `challenger-best`, `challenger-tied` (lowest index among tied challengers) |
-//! | `pI_wins`, `pI_draws`, `pI_losses`, `pI_score` | player I's W/D/L over the round robin and its score W − L (I = 0 the incumbent, 1..=C the challengers) |
-//! | `attack`, `defence`, `own.<shape>`, `opp.<shape>` | every weight of the new incumbent, by name |
+//! | `optimizer` | `random` or `spsa`: what played this round (a run switched with `--force` has both) |
+//! | `select` | `best`, `confirm` or `gauntlet`: the selection mode of a random-search round |
+//! | `sigma` | the perturbation's σ this round (0 in round 0; empty for SPSA steps) |
+//! | `games`, `plies` | games and plies of the round robin (or gauntlet, or θ+ vs θ−), not counting a confirmation |
+//! | `champion` | index of the new incumbent: 0 = the incumbent was kept, i = challenger i (empty for SPSA steps) |
+//! | `reason` | `start`, `incumbent-best`, `incumbent-tied` (kept on a tie), `challenger-best`, `challenger-tied` (lowest index among tied challengers), `confirmed`, `not-confirmed`, `spsa-step` |
+//! | `pI_wins`, `pI_draws`, `pI_losses`, `pI_score` | player I's W/D/L over the round robin and its score W − L (I = 0 the incumbent, 1..=C the challengers; under `gauntlet` the incumbent's are the sum of its C matches) |
+//! | `confirm_candidate` | the challenger the confirmation match tested (empty: no confirmation) |
+//! | `confirm_games`, `confirm_wins`, `confirm_draws`, `confirm_losses` | the confirmation match, from the challenger's view |
+//! | `confirm_ptnml_0` … `confirm_ptnml_4` | its pentanomial: opening pairs where the challenger scored 0, ½, 1, 1½, 2 points |
+//! | `confirm_score` | the challenger's score (W + D/2)/N |
+//! | `confirm_llr` | the SPRT's log-likelihood ratio where it stopped (empty for fixed games) |
+//! | `confirm_verdict`, `confirm_passed` | `accept-h1`, `accept-h0`, `inconclusive` (SPRT) or `pass`, `fail` (fixed games); `yes` if adopted |
+//! | `spsa_k` | the step's index among the run's SPSA steps, from 0 (gains use it) |
+//! | `spsa_a_k`, `spsa_c_k` | the step gain and perturbation size |
+//! | `spsa_plus_wins`, `spsa_plus_draws`, `spsa_plus_losses`, `spsa_ptnml_0` … `spsa_ptnml_4`, `spsa_plus_score` | θ+ against θ−, from θ+'s view |
+//! | `spsa_score_diff` | θ+'s score minus θ−'s, (W − L)/N: the `d` of the update |
+//! | `attack`, `defence`, `own.<shape>`, `opp.<shape>` | every weight of the new incumbent (SPSA: θ after the step), by name |
+//!
+//! Columns that do not apply to a row are empty. Format 1 (mnk before the
+//! selection modes and SPSA) has only `round,sigma,games,plies,champion,
+//! reason`, the player columns and the weights; such folders are still
+//! read, plotted and resumed in format 1.
 //!
 //! Numbers are printed in the shortest form that reads back to the same
 //! `f64`, so the last row restores the incumbent exactly. Nothing depends
