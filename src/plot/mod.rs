@@ -12,8 +12,10 @@
 //!   which player won each round.
 //!   Under `--select confirm`, the bottom panel also marks the challengers
 //!   that won the round robin but failed the confirmation match.
-//! - `spsa` (SPSA runs): θ+'s score minus θ−'s per step, with a running
-//!   mean, and the step sizes `a_k·d` actually taken.
+//! - `spsa` (SPSA runs): θ+'s score minus θ−'s (d) per step, with a
+//!   running mean of |d| (the mean of d is 0 by the random signs; |d|
+//!   falls to the noise level as the gradient fades), and the step sizes
+//!   `a_k·d` actually taken.
 //! - `gains` (SPSA runs): the gain schedule, `a_k` and `c_k` against the
 //!   step.
 //! - `checks`: on boards the exact player solves, optimal-move agreement,
@@ -534,14 +536,17 @@ fn draw_spsa<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData) 
     let x_min = steps.first().map_or(0.5, |(x, _)| x - 0.5);
     let (top, bottom) = root.split_vertically(root.dim_in_pixel().1 as i32 * 62 / 100);
     let diffs: Vec<(f64, f64)> = steps.iter().map(|(x, s)| (*x, s.score_diff())).collect();
-    // Running mean over a window of about 2% of the steps (at least 10).
+    // Running mean of |d| over a window of about 2% of the steps (at
+    // least 10). The mean of d itself is 0 whatever the gradient (the
+    // signs are random); |d| falls towards the noise level as the
+    // gradient signal fades.
     let w = (steps.len() / 50).max(10);
     let mut mean = Vec::with_capacity(diffs.len());
     let mut sum = 0.0;
     for (i, &(x, d)) in diffs.iter().enumerate() {
-        sum += d;
+        sum += d.abs();
         if i >= w {
-            sum -= diffs[i - w].1;
+            sum -= diffs[i - w].1.abs();
         }
         mean.push((x, sum / (i + 1).min(w) as f64));
     }
@@ -560,7 +565,7 @@ fn draw_spsa<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData) 
     chart
         .configure_mesh()
         .x_desc(format!("{} ({games} games per step)", data.x_name()))
-        .y_desc("score(θ+) − score(θ−)")
+        .y_desc("d = score(θ+) − score(θ−)")
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:+.2}"))
         .label_style(("sans-serif", 14))
@@ -579,7 +584,7 @@ fn draw_spsa<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData) 
     chart
         .draw_series(LineSeries::new(mean, color(3).stroke_width(2)))
         .map_err(s)?
-        .label(format!("running mean over {w} steps"))
+        .label(format!("running mean of |d| over {w} steps"))
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color(3).stroke_width(2)));
     chart
         .configure_series_labels()
