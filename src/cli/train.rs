@@ -30,7 +30,8 @@ pub struct Args {
     /// (perturb the incumbent into C challengers, play, keep the winner as
     /// --select says). `spsa`: simultaneous perturbation stochastic
     /// approximation in log-space: each step plays theta+ against theta- and
-    /// moves every weight along the result. [default: random]
+    /// moves every weight along the result (fast early gains, then a plateau
+    /// below random search on gomoku; see docs/training.md). [default: random]
     #[arg(long, value_name = "NAME", help_heading = "Optimiser and selection")]
     optimizer: Option<Optimizer>,
     /// How random search picks the round's champion. `best`: highest
@@ -43,7 +44,7 @@ pub struct Args {
     /// `gauntlet`: challengers play only the incumbent, C pairings of
     /// G*(C+1)/2 openings instead of C(C+1)/2 of G (same games); a
     /// challenger must beat the incumbent head-to-head; use it for many
-    /// challengers. [default: best]
+    /// challengers. Measured comparison: docs/training.md. [default: best]
     #[arg(long, value_name = "MODE", help_heading = "Optimiser and selection")]
     select: Option<Select>,
     /// --select confirm: decide the confirmation match by a pentanomial
