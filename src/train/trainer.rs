@@ -289,9 +289,26 @@ impl Trainer {
         }
         let path = self.dir.path().display().to_string();
         let method = |c: &RunConfig| match c.optimizer {
-            Optimizer::Spsa => format!("--optimizer spsa ({:?})", c.spsa_config()),
+            Optimizer::Spsa => {
+                let s = c.spsa_config();
+                format!(
+                    "--optimizer spsa --spsa-a {} --spsa-c {} --spsa-A {} --spsa-alpha {} --spsa-gamma {} --spsa-openings {}",
+                    s.a, s.c, s.big_a, s.alpha, s.gamma, s.openings
+                )
+            }
             Optimizer::Random if c.select == Select::Confirm => {
-                format!("--select confirm ({:?})", c.confirm_config())
+                let cc = c.confirm_config();
+                match (cc.sprt, cc.games) {
+                    (Some(p), _) => format!(
+                        "--select confirm --confirm-sprt {p} --confirm-max-openings {} --confirm-batch {}",
+                        cc.max_openings, cc.batch
+                    ),
+                    (None, g) => format!(
+                        "--select confirm --confirm-games {} --confirm-threshold {}",
+                        g.unwrap_or(0),
+                        cc.threshold
+                    ),
+                }
             }
             Optimizer::Random => format!("--optimizer random --select {}", c.select),
         };
