@@ -187,3 +187,32 @@ proptest! {
         }
     }
 }
+
+/// Large k takes the memoising classifier path; a few greedy and search
+/// moves on such boards must work (before the level-3 fix a single
+/// evaluator on 26x26x12 took minutes to build).
+#[test]
+fn large_k_boards_play() {
+    for g in ["26x26x26", "20x20x12", "12x12x8-exact"] {
+        let rules: Rules = g.parse().unwrap();
+        let mut b = Board::new(rules);
+        let mut rng = game_rng(3, &[]);
+        let w = shipped_weights(rules);
+        let mut greedy = Greedy::new(w.clone());
+        let mut search = Search::new(
+            w,
+            SearchLimits {
+                depth: 2,
+                width: 4,
+                ..Default::default()
+            },
+        );
+        for _ in 0..6 {
+            let m = greedy.choose(&b, &mut rng).unwrap();
+            b.play(m).unwrap();
+            let m = search.choose(&b, &mut rng).unwrap();
+            b.play(m).unwrap();
+        }
+        assert_eq!(b.ply(), 12, "{g}");
+    }
+}

@@ -241,6 +241,18 @@ impl Classifier {
         n
     }
 
+    /// The most win cells (capped at 2) one more own stone can give.
+    fn best_win_cells_after_one(&self, view: u128) -> u8 {
+        let mut best = 0;
+        for p in self.empties(view) {
+            best = best.max(self.win_cells(view | (1 << (2 * p))));
+            if best == 2 {
+                break;
+            }
+        }
+        best
+    }
+
     /// The shape an own stone on the centre makes in this view.
     pub fn classify(&mut self, view: u128) -> Shape {
         let known = match &self.memo {
@@ -269,15 +281,7 @@ impl Classifier {
             1 => return Shape::Closed1,
             _ => {}
         }
-        let empties: Vec<usize> = self.empties(view).collect();
-        let mut best = 0;
-        for &p in &empties {
-            best = best.max(self.win_cells(view | (1 << (2 * p))));
-            if best == 2 {
-                break;
-            }
-        }
-        match best {
+        match self.best_win_cells_after_one(view) {
             2 => return Shape::Open2,
             1 => return Shape::Closed2,
             _ => {}
@@ -285,11 +289,15 @@ impl Classifier {
         if self.k < 4 {
             return Shape::None;
         }
+        // No single stone makes a (k−1) here, so none of the views below
+        // wins or has a win cell: their (k−2) level is decided directly,
+        // without classifying them in full (which would recurse through
+        // every subset of the window for large k).
         let mut closed = false;
-        for &p in &empties {
-            match self.classify(view | (1 << (2 * p))) {
-                Shape::Open2 => return Shape::Open3,
-                Shape::Closed2 => closed = true,
+        for p in self.empties(view).collect::<Vec<_>>() {
+            match self.best_win_cells_after_one(view | (1 << (2 * p))) {
+                2 => return Shape::Open3,
+                1 => closed = true,
                 _ => {}
             }
         }
