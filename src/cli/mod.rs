@@ -23,7 +23,7 @@ use clap::{Parser, Subcommand};
 #[derive(Parser, Debug)]
 #[command(name = "mnk", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
-    /// Worker threads for parallel games (default: all cores).
+    /// Worker threads for parallel games (default, or 0: all cores).
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<usize>,
 
@@ -33,7 +33,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Improve a weight set by self-play; progress goes to runs/<name>/.
+    /// Improve a weight set by self-play; progress goes to `runs/<name>/`.
     Train(train::Args),
     /// Redraw the plots of a training run.
     Plot(plot::Args),
@@ -65,7 +65,7 @@ pub fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     if let Some(n) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
+            .num_threads(n)
             .build_global()
         {
             eprintln!("error: cannot set up {n} threads: {e}");
@@ -88,7 +88,7 @@ pub fn main() -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_text(&e));
             std::process::ExitCode::FAILURE
         }
     }
@@ -151,4 +151,22 @@ fn restore_sigpipe() {
             signal(SIGPIPE, SIG_DFL);
         }
     }
+}
+
+/// An error and its causes on one line, each cause once: library errors
+/// often name their cause in their own message already, and repeating it
+/// ("No such file or directory: No such file or directory") helps no one.
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let c = cause.to_string();
+        if text.contains(&c) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&c);
+    }
+    text
 }
