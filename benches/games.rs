@@ -2,10 +2,31 @@
 //! random-player baseline measured in the same run.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use mnk::arena::{game_rng, play_game, random_openings, OpeningStyle};
+use mnk::arena::{game_rng, play_game, random_openings, Opening, OpeningStyle};
 use mnk::eval::shipped_weights;
-use mnk::game::{Board, Rules};
-use mnk::players::{Greedy, RandomPlayer, Search, SearchLimits};
+use mnk::game::{Board, Outcome, Rules};
+use mnk::players::{Greedy, Player, RandomPlayer, Search, SearchLimits};
+
+/// Plays the next game of the benchmark: a fresh opening and seed each call.
+fn next_game(
+    openings: &[Opening],
+    n: &mut u64,
+    black: &mut dyn Player,
+    white: &mut dyn Player,
+    board: &mut Board,
+) -> Outcome {
+    *n += 1;
+    let op = &openings[*n as usize % openings.len()];
+    play_game(
+        Rules::GOMOKU,
+        op,
+        black,
+        white,
+        board,
+        &mut game_rng(2, &[*n]),
+    )
+    .unwrap()
+}
 
 fn games(c: &mut Criterion) {
     let rules = Rules::GOMOKU;
@@ -16,74 +37,33 @@ fn games(c: &mut Criterion) {
         &mut game_rng(1, &[0]),
     );
     let mut board = Board::new(rules);
+    let mut n = 0u64;
+    let w = shipped_weights(rules);
+
     let mut g = c.benchmark_group("15x15 game");
     g.throughput(Throughput::Elements(1));
-    let w = shipped_weights(rules);
     let (mut a, mut b) = (Greedy::new(w.clone()), Greedy::new(w.clone()));
-    let mut n = 0u64;
     g.bench_function("greedy vs greedy", |bench| {
-        bench.iter(|| {
-            n += 1;
-            let op = &openings[n as usize % openings.len()];
-            play_game(
-                rules,
-                op,
-                &mut a,
-                &mut b,
-                &mut board,
-                &mut game_rng(2, &[n]),
-            )
-            .unwrap()
-        })
+        bench.iter(|| next_game(&openings, &mut n, &mut a, &mut b, &mut board))
     });
+    let (mut a, mut b) = (RandomPlayer, RandomPlayer);
     g.bench_function("random vs random (baseline)", |bench| {
-        bench.iter(|| {
-            n += 1;
-            let op = &openings[n as usize % openings.len()];
-            play_game(
-                rules,
-                op,
-                &mut RandomPlayer,
-                &mut RandomPlayer,
-                &mut board,
-                &mut game_rng(2, &[n]),
-            )
-            .unwrap()
-        })
+        bench.iter(|| next_game(&openings, &mut n, &mut a, &mut b, &mut board))
     });
     g.finish();
+
     let mut s = c.benchmark_group("search");
     s.sample_size(10);
+    let depth2 = SearchLimits {
+        depth: 2,
+        ..Default::default()
+    };
     let (mut a, mut b) = (
-        Search::new(
-            w.clone(),
-            SearchLimits {
-                depth: 2,
-                ..Default::default()
-            },
-        ),
-        Search::new(
-            w,
-            SearchLimits {
-                depth: 2,
-                ..Default::default()
-            },
-        ),
+        Search::new(w.clone(), depth2.clone()),
+        Search::new(w, depth2),
     );
     s.bench_function("depth-2 search game", |bench| {
-        bench.iter(|| {
-            n += 1;
-            let op = &openings[n as usize % openings.len()];
-            play_game(
-                rules,
-                op,
-                &mut a,
-                &mut b,
-                &mut board,
-                &mut game_rng(2, &[n]),
-            )
-            .unwrap()
-        })
+        bench.iter(|| next_game(&openings, &mut n, &mut a, &mut b, &mut board))
     });
     s.finish();
 }
