@@ -1,4 +1,5 @@
-//! Small shared helpers: atomic file writes.
+//! Small shared helpers: atomic file writes and UTF-8 text reads whose
+//! errors say where the text went wrong.
 
 use std::io::Write;
 use std::path::Path;
@@ -32,4 +33,60 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Reads a whole file as UTF-8 text. Invalid UTF-8 is an
+/// [`std::io::ErrorKind::InvalidData`] error that names the line and the
+/// byte where the text stops being UTF-8 (the plain `read_to_string` error
+/// says only "stream did not contain valid UTF-8").
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    let bytes = std::fs::read(path)?;
+    text_from_bytes(bytes)
+}
+
+/// Decodes bytes as UTF-8, naming the line and byte of the first invalid
+/// sequence in the error. See [`read_text`].
+pub fn text_from_bytes(bytes: Vec<u8>) -> std::io::Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let (line, col) = utf8_position(bytes, at);
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text: line {line}, byte {col} (byte {} of the file) is 0x{:02X}",
+                at + 1,
+                bytes[at]
+            ),
+        )
+    })
+}
+
+/// 1-based line and byte-in-line of byte offset `at`.
+fn utf8_position(bytes: &[u8], at: usize) -> (usize, usize) {
+    let before = &bytes[..at];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    (line, at - line_start + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_utf8_names_line_and_byte() {
+        let err = text_from_bytes(b"ok\nab\xFFcd\n".to_vec()).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(
+            err.to_string(),
+            "not UTF-8 text: line 2, byte 3 (byte 6 of the file) is 0xFF"
+        );
+        let err = text_from_bytes(b"\xC3".to_vec()).unwrap_err();
+        assert!(err.to_string().contains("line 1, byte 1"), "{err}");
+        assert_eq!(text_from_bytes(b"h\xC3\xA9\n".to_vec()).unwrap(), "hé\n");
+    }
 }

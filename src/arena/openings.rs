@@ -102,7 +102,7 @@ impl fmt::Display for Opening {
 /// comments are skipped).
 pub fn load_openings(path: &Path, rules: Rules) -> Result<Vec<Opening>, OpeningError> {
     let p = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| OpeningError::Io {
+    let text = crate::util::read_text(path).map_err(|source| OpeningError::Io {
         path: p.clone(),
         source,
     })?;

@@ -35,7 +35,7 @@ pub fn run(c: Command) -> Result<()> {
             output,
             game,
         } => {
-            let text = std::fs::read_to_string(&input)
+            let text = crate::util::read_text(&input)
                 .with_context(|| format!("{}: cannot read", input.display()))?;
             let w = Weights::from_txt(&text, &input.display().to_string(), game)?;
             w.save(&output, &format!("Imported from {}", input.display()))

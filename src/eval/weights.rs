@@ -178,7 +178,7 @@ impl Weights {
     /// Reads a TOML weight file for whatever game it declares.
     pub fn read(path: &Path) -> Result<Weights, WeightsError> {
         let p = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io {
+        let text = crate::util::read_text(path).map_err(|source| WeightsError::Io {
             path: p.clone(),
             source,
         })?;

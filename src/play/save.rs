@@ -3,7 +3,6 @@
 
 use crate::game::Rules;
 use crate::records::{append_record, read_records, Record, RecordError};
-use std::fs;
 use std::path::{Path, PathBuf};
 
 /// A records file (CSV, or SGF for `.sgf`) that the games of a session go
@@ -85,7 +84,7 @@ impl SaveTarget {
             error,
         };
         if let Some(previous) = &self.saved {
-            let current = match fs::read_to_string(&self.path) {
+            let current = match crate::util::read_text(&self.path) {
                 Ok(t) => Some(t),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
                 Err(e) => return Err(io(e)),
@@ -129,7 +128,7 @@ pub fn append_games(
     };
     let (mut text, before) = if path.exists() {
         let before = read_records(path, rules)?.len();
-        (fs::read_to_string(path).map_err(io)?, before)
+        (crate::util::read_text(path).map_err(io)?, before)
     } else {
         (String::new(), 0)
     };
@@ -148,6 +147,7 @@ mod tests {
     use super::*;
     use crate::game::{Board, Color, Outcome};
     use crate::records::read_records;
+    use std::fs;
 
     fn record(moves: &[&str]) -> Record {
         let mut b = Board::new(Rules::TICTACTOE);

@@ -69,7 +69,7 @@ pub fn read_records(
     default_rules: Rules,
 ) -> Result<Vec<Record>, RecordError> {
     let path = path.as_ref();
-    let text = fs::read_to_string(path).map_err(io_error(path))?;
+    let text = crate::util::read_text(path).map_err(io_error(path))?;
     if is_sgf(path) {
         parse_sgf(&text, default_rules).map_err(|error| RecordError::Sgf {
             path: path.to_path_buf(),
@@ -153,7 +153,7 @@ pub fn write_csv(path: impl AsRef<Path>, records: &[Record]) -> Result<(), Recor
 /// [`list_line`]: super::list_line
 pub fn delete_records(path: impl AsRef<Path>, numbers: &[usize]) -> Result<usize, RecordError> {
     let path = path.as_ref();
-    let text = fs::read_to_string(path).map_err(io_error(path))?;
+    let text = crate::util::read_text(path).map_err(io_error(path))?;
     let spans: Vec<Range<usize>> = if is_sgf(path) {
         sgf::game_spans(&text).map_err(|error| RecordError::Sgf {
             path: path.to_path_buf(),

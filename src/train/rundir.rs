@@ -202,13 +202,15 @@ impl RunDir {
     /// Reads a file; `None` if it does not exist.
     pub fn read_optional(&self, path: &Path) -> Result<Option<String>, TrainError> {
         match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8(bytes)
-                .map(Some)
-                .map_err(|_| TrainError::Corrupt {
-                    path: path.to_path_buf(),
-                    line: 0,
-                    message: "not UTF-8 text".into(),
-                }),
+            Ok(bytes) => {
+                crate::util::text_from_bytes(bytes)
+                    .map(Some)
+                    .map_err(|e| TrainError::Corrupt {
+                        path: path.to_path_buf(),
+                        line: 0,
+                        message: e.to_string(),
+                    })
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(source) => Err(TrainError::Read {
                 path: path.to_path_buf(),
