@@ -8,6 +8,18 @@ use std::path::PathBuf;
 #[derive(clap::Subcommand, Debug)]
 pub enum Command {
     /// Read a ChessboardValue.txt and write an mnk TOML weight file.
+    ///
+    /// The file holds 16 integers (12 for k = 3), each 0 to 9223372036854775807:
+    /// attack defence five_own five_opp open4_own open4_opp four_own four_opp
+    /// open3_own open3_opp three_own three_opp open2_own open2_opp two_own two_opp.
+    ///
+    /// What is preserved: the best cell of every position and the order of
+    /// search values. Only ratios matter within each group ({attack, defence}
+    /// and {all own/opp shape weights}), so a group whose largest number is
+    /// above mnk's limit 1e9 is divided by the smallest power of ten that fits;
+    /// the TOML's comment says by what and keeps the numbers as read. Not
+    /// preserved: the absolute scale of such a group.
+    #[command(verbatim_doc_comment)]
     Import {
         /// The ChessboardValue.txt to read.
         input: PathBuf,
@@ -19,6 +31,18 @@ pub enum Command {
         game: Rules,
     },
     /// Write an mnk TOML weight file as a ChessboardValue.txt.
+    ///
+    /// What is preserved: the best cell of every position (up to near-exact
+    /// ties) and the order of search values. Only ratios matter within each
+    /// group ({attack, defence} and {all own/opp shape weights}), so each group
+    /// is multiplied by one power of ten and written as 64-bit integers:
+    /// exactly when that is short enough, else rounded so that every nonzero
+    /// number keeps at least 9 significant digits. Not preserved: the absolute
+    /// scale (trained fractions such as attack = 0.638 become 638000000).
+    /// Refuses, saying why, when a group's largest/smallest nonzero ratio is
+    /// too large for 64 bits (above about 9.2e9). Whole numbers are written as
+    /// they are. Notes on scaling go to standard error.
+    #[command(verbatim_doc_comment)]
     Export {
         /// The TOML weight file to read.
         input: PathBuf,
@@ -37,14 +61,24 @@ pub fn run(c: Command) -> Result<()> {
         } => {
             let text = crate::util::read_text(&input)
                 .with_context(|| format!("{}: cannot read", input.display()))?;
-            let w = Weights::from_txt(&text, &input.display().to_string(), game)?;
-            w.save(&output, &format!("Imported from {}", input.display()))
+            let imported = Weights::import_txt(&text, &input.display().to_string(), game)?;
+            let toml = imported.to_toml(&input.display().to_string());
+            crate::util::write_atomic(&output, toml.as_bytes())
                 .with_context(|| format!("{}: cannot write", output.display()))?;
+            for note in imported.notes() {
+                println!("note: {note}");
+            }
             println!("wrote {} ({})", output.display(), game);
         }
         Command::Export { input, output } => {
             let w = Weights::read(&input)?;
-            let txt = w.to_txt()?;
+            let export = w
+                .export_txt()
+                .with_context(|| format!("{}: cannot export", input.display()))?;
+            for note in export.notes() {
+                eprintln!("note: {note}");
+            }
+            let txt = export.text();
             match output {
                 Some(p) => {
                     crate::util::write_atomic(&p, txt.as_bytes())

@@ -11,4 +11,7 @@ mod weights;
 
 pub use evaluator::{Evaluator, LOSS, WIN};
 pub use shape::{Shape, SHAPES};
-pub use weights::{shipped_weights, Weights, WeightsError, MAX_WEIGHT};
+pub use weights::{
+    shipped_weights, GroupScale, TxtExport, TxtGroup, TxtImport, Weights, WeightsError, MAX_WEIGHT,
+    TXT_DIGITS,
+};
