@@ -466,15 +466,22 @@ impl Weights {
             let max = members.clone().map(|i| nums[i]).max().unwrap_or(0);
             // The smallest q with max ≤ MAX_WEIGHT × 10^q: at most 10, as
             // i64::MAX < 1e19.
-            let q = (0..POW10.len())
-                .find(|&q| max as f64 <= MAX_WEIGHT * POW10[q])
-                .unwrap_or(POW10.len() - 1);
-            divided_by[g] = q as u32;
+            let q = (0..=10u32)
+                .find(|&q| i128::from(max) <= MAX_WEIGHT as i128 * 10i128.pow(q))
+                .unwrap_or(10);
+            divided_by[g] = q;
             for i in members {
-                // One correctly rounded division by an exact power of ten:
-                // the f64 nearest the decimal, so it prints back as the
-                // file's digits (up to 15 significant digits).
-                vals[i] = nums[i] as f64 / POW10[q];
+                // The f64 nearest the exact decimal nums[i] / 10^q (parsing
+                // is correctly rounded; converting a number above 2^53 to
+                // f64 and then dividing would round twice), so it prints
+                // back as the file's digits when they are at most 15.
+                vals[i] = format!("{}e-{q}", nums[i]).parse().map_err(
+                    |e: std::num::ParseFloatError| WeightsError::Field {
+                        path: path.to_string(),
+                        field: names[i].clone(),
+                        message: format!("{} / 1e{q}: {e}", nums[i]),
+                    },
+                )?;
             }
         }
         let mut w = Weights::flat(game);
@@ -598,10 +605,6 @@ impl Weights {
 /// Significant digits every nonzero number keeps in a `ChessboardValue.txt`
 /// export.
 pub const TXT_DIGITS: u32 = 9;
-
-/// Powers of ten up to 1e10, all exact in an `f64`: an imported group is
-/// divided by one of them (i64::MAX / 1e10 < 1e9 = MAX_WEIGHT).
-const POW10: [f64; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
 
 /// The two groups of a weight set whose numbers only matter as ratios. A
 /// cell's score is `attack × A + defence × D` with A and D sums of shape
