@@ -1004,3 +1004,75 @@ fn imported_weights_keep_the_board_value() {
         );
     }
 }
+
+/// The README's commands, as written, from the repository's folder.
+#[test]
+fn readme_commands_run() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let mnk = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_mnk"))
+            .args(args)
+            .current_dir(root)
+            .output()
+            .unwrap()
+    };
+    let toml = dir.path().join("imported.toml");
+    let toml = toml.to_str().unwrap();
+    let out = mnk(&[
+        "weights",
+        "import",
+        "weights/ChessboardValue.txt",
+        "-o",
+        toml,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("note: shape weights (own and opp) divided by 1e5 to fit"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with(&format!("wrote {toml} (gomoku)\n")),
+        "{stdout}"
+    );
+    let out = mnk(&["weights", "export", toml]);
+    assert!(out.status.success(), "{out:?}");
+    let original = std::fs::read_to_string(root.join("weights/ChessboardValue.txt")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), original);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "note: shape weights (own and opp) multiplied by 1e5, exactly\n"
+    );
+    // A refusal exits non-zero, names the file and writes nothing.
+    let mut w = shipped_weights(Rules::GOMOKU);
+    w.own[0] = 999_999_999.5;
+    w.opp[6] = 0.00123456789123;
+    let bad = dir.path().join("bad.toml");
+    w.save(&bad, "too far apart").unwrap();
+    let txt = dir.path().join("out.txt");
+    let out = mnk(&[
+        "weights",
+        "export",
+        bad.to_str().unwrap(),
+        "-o",
+        txt.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(bad.to_str().unwrap()) && stderr.contains("cannot export"),
+        "{stderr}"
+    );
+    assert!(!txt.exists());
+    // --help says what is preserved.
+    for cmd in ["import", "export"] {
+        let help = String::from_utf8_lossy(&mnk(&["weights", cmd, "--help"]).stdout).to_string();
+        for needle in ["What is preserved", "best cell", "ratios", "absolute scale"] {
+            assert!(
+                help.contains(needle),
+                "{cmd} --help lacks {needle:?}:\n{help}"
+            );
+        }
+    }
+}

@@ -33,15 +33,18 @@ pub enum Command {
     /// Write an mnk TOML weight file as a ChessboardValue.txt.
     ///
     /// What is preserved: the best cell of every position (up to near-exact
-    /// ties) and the order of search values. Only ratios matter within each
-    /// group ({attack, defence} and {all own/opp shape weights}), so each group
-    /// is multiplied by one power of ten and written as 64-bit integers:
-    /// exactly when that is short enough, else rounded so that every nonzero
-    /// number keeps at least 9 significant digits. Not preserved: the absolute
-    /// scale (trained fractions such as attack = 0.638 become 638000000).
-    /// Refuses, saying why, when a group's largest/smallest nonzero ratio is
-    /// too large for 64 bits (above about 9.2e9). Whole numbers are written as
-    /// they are. Notes on scaling go to standard error.
+    /// ties, which rounding can tip) and the order of search values. Not
+    /// preserved: the absolute scale. Only ratios matter within each group
+    /// ({attack, defence} and {all own/opp shape weights}), so each group is
+    /// multiplied by one power of ten: the smallest that writes every number
+    /// exactly, or, if smaller, the smallest that writes every nonzero number
+    /// with at least 9 significant digits (then rounded). So attack 0.638 and
+    /// defence 0.282 become 638 and 282, a trained 0.6381726354819273 and
+    /// 0.2823746102934 become 638172635 and 282374610, and a group of whole
+    /// numbers is written as it is. Refuses, saying why, when a group's
+    /// largest / smallest nonzero number is too large a ratio for 64-bit
+    /// integers (ratios up to about 9.2e9 always fit). Notes on what was
+    /// scaled go to standard error.
     #[command(verbatim_doc_comment)]
     Export {
         /// The TOML weight file to read.
