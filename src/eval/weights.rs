@@ -402,8 +402,8 @@ impl Weights {
     /// values and the board value. So the greedy argmax, the search's
     /// candidates and the order of its values are unchanged, and the board
     /// value stays below `4 × MAX_WEIGHT × cells`, far from the search's
-    /// mate scores (`WIN` = 1e15), where raw numbers of 1e13 and more would
-    /// reach them. Numbers above 2^53 keep the 16 significant digits an
+    /// mate scores (`WIN` = 1e15), which raw numbers of 1e13 and more could
+    /// reach. Numbers above 2^53 keep the 16 significant digits an
     /// `f64` holds.
     pub fn import_txt(text: &str, path: &str, game: Rules) -> Result<TxtImport, WeightsError> {
         let n = Shape::count(game.k);
@@ -513,7 +513,8 @@ impl Weights {
     ///   nonzero number with [`TXT_DIGITS`] (9) significant digits; then
     ///   that smaller p is used and every product is rounded to the nearest
     ///   integer, so each nonzero number keeps at least 9 significant digits
-    ///   (relative error ≤ 5e-9). Whole numbers are written as they are.
+    ///   (relative error ≤ 5e-9). A group of whole numbers is written as it
+    ///   is.
     /// - The smallest such p keeps the integers as short as the precision
     ///   allows, leaving the original program's 64-bit arithmetic as much
     ///   room as possible ([`TxtExport::original_cell_score_bound`]).
@@ -522,6 +523,19 @@ impl Weights {
     /// Fails with [`WeightsError::TxtRange`] when the largest product does
     /// not fit a signed 64-bit integer: the group's largest / smallest
     /// nonzero number is then above about 9.2e9 (always fine below it).
+    ///
+    /// ```
+    /// use mnk::eval::{shipped_weights, Weights};
+    /// use mnk::game::Rules;
+    /// let mut w = shipped_weights(Rules::GOMOKU);
+    /// (w.attack, w.defence) = (0.6381726354819273, 0.2823746102934);
+    /// let txt = w.to_txt().unwrap();
+    /// // attack and defence to 9 digits; the whole shape weights as they are.
+    /// assert!(txt.starts_with("638172635 282374610 10000000 1000000 100000 "));
+    /// let back = Weights::from_txt(&txt, "back.txt", Rules::GOMOKU).unwrap();
+    /// assert_eq!((back.attack, back.defence), (638172635.0, 282374610.0));
+    /// assert_eq!(back.own, w.own);
+    /// ```
     pub fn export_txt(&self) -> Result<TxtExport, WeightsError> {
         let named = self.txt_named_values();
         for (name, v) in &named {
@@ -791,7 +805,7 @@ fn scale_decimal(digits: u64, shift: i32) -> Option<(u128, bool)> {
     let Some(q) = 10u128.checked_pow(shift.unsigned_abs()) else {
         return Some((0, d == 0));
     };
-    Some(((d + q / 2) / q, d % q == 0))
+    Some(((d + q / 2) / q, d.is_multiple_of(q)))
 }
 
 /// Field names of the txt format, for error messages.
