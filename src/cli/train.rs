@@ -492,7 +492,7 @@ pub fn run(a: Args) -> Result<()> {
     match plot_error {
         None => Ok(()),
         Some(e) => Err(anyhow::Error::new(e).context(format!(
-            "the training is complete, but its plots could not be drawn; draw them with: mnk plot {}",
+            "the plots could not be drawn (the training is complete; draw them later with: mnk plot {})",
             dir.display()
         ))),
     }

@@ -141,6 +141,15 @@ fn about(e: OpeningError, file: &str) -> OpeningError {
     }
 }
 
+/// Why a weights file that could not be loaded is written again.
+fn missing_or_damaged(p: &Path) -> &'static str {
+    if p.exists() {
+        "it was damaged"
+    } else {
+        "it was missing"
+    }
+}
+
 impl Trainer {
     /// Starts a new run in `runs_dir/<cfg.name>` from `start`. Refuses an
     /// existing folder that completed round 0 unless `force`, and a folder
@@ -300,9 +309,10 @@ impl Trainer {
                     });
                 }
                 Ok(_) => {}
-                Err(e) => {
+                Err(_) => {
+                    let why = missing_or_damaged(&p);
                     dir.write(&p, toml.as_bytes())?;
-                    notes.push(format!("rewrote {} ({e})", p.display()));
+                    notes.push(format!("rewrote {}: {why}", p.display()));
                 }
             }
             // best.toml is the last round's incumbent: what `mnk train`
@@ -311,12 +321,20 @@ impl Trainer {
             match Weights::load(&best, cfg.game, false) {
                 Ok(w) if w == last.weights => {}
                 other => {
-                    dir.write(&best, toml.as_bytes())?;
+                    // A crash after the next round's weight files but
+                    // before its row leaves best.toml one round ahead: the
+                    // usual trace of an interruption, set right silently.
+                    let ahead = std::fs::read(&best).ok().is_some_and(|b| {
+                        std::fs::read(dir.round_weights(last.round + 1)).ok() == Some(b)
+                    });
                     let why = match other {
                         Ok(_) => format!("it did not hold round {}'s weights", last.round),
-                        Err(e) => e.to_string(),
+                        Err(_) => missing_or_damaged(&best).to_string(),
                     };
-                    notes.push(format!("rewrote {} ({why})", best.display()));
+                    dir.write(&best, toml.as_bytes())?;
+                    if !ahead {
+                        notes.push(format!("rewrote {}: {why}", best.display()));
+                    }
                 }
             }
         }
