@@ -353,12 +353,23 @@ fn a_full_disk_is_a_clear_error() {
         .arg(&mnt)
         .output()
         .unwrap();
+    let left = Command::new("find").arg(&mnt).output().unwrap().stdout;
     let _ = Command::new("umount").arg(&mnt).status();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("cannot write"), "{err}");
     assert!(err.contains("No space left on device"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+    // The failed write left no temporary file (nor a half-built folder).
+    let left = String::from_utf8_lossy(&left);
+    assert!(left.contains("rounds.csv"), "{left}");
+    for path in left.lines() {
+        let name = path.rsplit('/').next().unwrap();
+        assert!(
+            !mnk::util::is_temp_name(name) && !name.contains('~'),
+            "{left}"
+        );
+    }
 }
 
 #[test]
