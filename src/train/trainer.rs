@@ -613,8 +613,7 @@ impl Trainer {
         // Weights, then checks and progress, then rounds.csv (the commit),
         // all under the commit guard: a Ctrl-C handler waits for the round
         // to be written whole.
-        let commit = self.commit.clone();
-        let mut committed = commit.hold();
+        let mut committed = self.commit.hold();
         let toml = result.weights.to_toml(&round_title(&self.cfg, r));
         self.dir
             .write(&self.dir.round_weights(r), toml.as_bytes())?;
