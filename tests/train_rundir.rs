@@ -396,6 +396,21 @@ fn resume_deletes_stale_temporaries_and_repairs_best_toml() {
     for f in stale {
         std::fs::write(dir.join(f), "half").unwrap();
     }
+    // Folders of an interrupted creation or replacement of the run, next
+    // to it: deleted when nobody holds them.
+    for f in [
+        ".t~old-4242-0",
+        ".t~new-4242-1",
+        ".t~new-4243-0",
+        ".t~new-4244-0",
+    ] {
+        std::fs::create_dir(runs.join(f)).unwrap();
+        std::fs::write(runs.join(f).join("run.toml"), "x").unwrap();
+    }
+    for f in [".t~old-4242-0", ".t~new-4242-1", ".t~new-4243-0"] {
+        std::fs::write(runs.join(f).join(".lock"), "4242\n").unwrap();
+    }
+    let held = mnk::train::RunLock::acquire(&runs.join(".t~new-4243-0")).unwrap();
     // Not mnk's temporary names: kept.
     std::fs::write(dir.join(".notes.tmp"), "mine").unwrap();
     std::fs::write(dir.join("plots/.tmp-weights.png"), "mine").unwrap();
@@ -419,6 +434,9 @@ fn resume_deletes_stale_temporaries_and_repairs_best_toml() {
         assert!(!dir.join(f).exists(), "{f} left");
     }
     assert!(dir.join(".notes.tmp").exists() && dir.join("plots/.tmp-weights.png").exists());
+    // Held by a live creator, or not yet locked by it: kept.
+    assert_eq!(names(runs), [".t~new-4243-0", ".t~new-4244-0", "t"]);
+    drop(held);
 
     // Valid weights of another round, and a missing last round file.
     std::fs::write(&best, Weights::flat(Rules::TICTACTOE).to_toml("other")).unwrap();

@@ -520,7 +520,7 @@ impl RunLock {
 /// Deletes the hidden folders an interrupted creation of the run `name`
 /// left in `runs_dir` (`.<name>~new-…`, `.<name>~old-…`), those whose lock
 /// nobody holds: their process is gone.
-fn remove_stale_siblings(runs_dir: &Path, name: &str) {
+pub(crate) fn remove_stale_siblings(runs_dir: &Path, name: &str) {
     let Ok(entries) = std::fs::read_dir(runs_dir) else {
         return;
     };

@@ -253,6 +253,14 @@ impl Trainer {
         // Read again now that no other process can change it.
         let cfg = dir.read_config()?;
         let mut notes = Vec::new();
+        if let (Some(parent), Some(name)) = (path.parent(), path.file_name()) {
+            let parent = if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            };
+            rundir::remove_stale_siblings(parent, &name.to_string_lossy());
+        }
         let removed = dir.remove_stale_temps();
         if removed > 0 {
             notes.push(format!(
