@@ -35,6 +35,38 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// Whether `name` is one of mnk's own temporary file names, so that a
+/// process holding a run folder may delete it as left over by a writer
+/// that was interrupted: `.NAME.tmpPID-N` ([`write_atomic`]) or
+/// `.tmp-CHART-PID.png` (a plot being drawn, see [`crate::plot`]).
+///
+/// ```
+/// use mnk::util::is_temp_name;
+/// assert!(is_temp_name(".best.toml.tmp4242-7"));
+/// assert!(is_temp_name(".tmp-weights-4242.png"));
+/// assert!(!is_temp_name("best.toml"));
+/// assert!(!is_temp_name(".notes.tmp"));
+/// assert!(!is_temp_name(".tmp-weights.png"));
+/// ```
+pub fn is_temp_name(name: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let atomic = name
+        .strip_prefix('.')
+        .and_then(|n| n.rsplit_once(".tmp"))
+        .is_some_and(|(file, rest)| {
+            !file.is_empty()
+                && rest
+                    .split_once('-')
+                    .is_some_and(|(p, c)| digits(p) && digits(c))
+        });
+    let plot = name
+        .strip_prefix(".tmp-")
+        .and_then(|n| n.strip_suffix(".png"))
+        .and_then(|n| n.rsplit_once('-'))
+        .is_some_and(|(chart, pid)| !chart.is_empty() && digits(pid));
+    atomic || plot
+}
+
 /// Reads a whole file as UTF-8 text. Invalid UTF-8 is an
 /// [`std::io::ErrorKind::InvalidData`] error that names the line and the
 /// byte where the text stops being UTF-8 (the plain `read_to_string` error

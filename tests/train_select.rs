@@ -181,9 +181,6 @@ fn confirm_never_adopts_a_challenger_without_a_passing_confirmation() {
     t.run(&mut NoObserver).unwrap();
     let (adopted, rejected) = assert_confirmation_gate(&t);
     assert!(adopted >= 1 && rejected >= 1, "{adopted} {rejected}");
-    let back = Trainer::resume(t.dir().path()).unwrap();
-    assert_eq!(back.rounds(), t.rounds());
-    assert_confirmation_gate(&back);
     // Confirmation games count towards the budget.
     let confirm_games: u64 = t
         .rounds()
@@ -193,15 +190,23 @@ fn confirm_never_adopts_a_challenger_without_a_passing_confirmation() {
         .sum();
     let rr: u64 = t.rounds().iter().map(|r| r.games).sum();
     assert_eq!(t.games_played(), rr + confirm_games);
+    // Read back (once the trainer let go of the folder).
+    let dir = t.dir().path().to_path_buf();
+    let rounds = t.rounds().to_vec();
+    drop(t);
+    let back = Trainer::resume(&dir).unwrap();
+    assert_eq!(back.rounds(), rounds);
+    assert_confirmation_gate(&back);
+    drop(back);
 
     // A confirmation row whose verdict was edited to contradict the
     // adoption is refused on resume.
-    let path = t.dir().path().join("rounds.csv");
+    let path = dir.join("rounds.csv");
     let text = read(&path);
     let bad = text.replacen(",accept-h1,yes,", ",accept-h0,no,", 1);
     assert_ne!(bad, text);
     std::fs::write(&path, bad).unwrap();
-    let e = Trainer::resume(t.dir().path()).err().expect("refused");
+    let e = Trainer::resume(&dir).err().expect("refused");
     assert!(e.to_string().contains("rounds.csv:"), "{e}");
     assert!(e.to_string().contains("confirmation"), "{e}");
 }
@@ -289,6 +294,7 @@ fn format_1_run_folders_are_read_and_resumed_in_their_format() {
     t.run(&mut NoObserver).unwrap();
     assert_eq!(read(dir.join("rounds.csv")).lines().next().unwrap(), header);
     mnk::plot::plot_run(&dir).unwrap();
+    drop(t);
 
     // Switching a format 1 run to another mode is refused even with --force.
     let out = mnk()

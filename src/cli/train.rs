@@ -4,7 +4,10 @@
 use crate::arena::stats::SprtParams;
 use crate::eval::{shipped_weights, Weights};
 use crate::game::Rules;
-use crate::train::{Observer, Optimizer, RoundEvent, RunConfig, Select, StartWeights, Trainer};
+use crate::train::{
+    CommitGuard, Observer, Optimizer, RoundEvent, RunConfig, Select, StartWeights, TrainError,
+    Trainer,
+};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -363,8 +366,11 @@ fn free_name(runs_dir: &Path, base: &str) -> String {
 pub fn run(a: Args) -> Result<()> {
     let mut trainer = match &a.resume {
         Some(dir) => {
-            let mut t =
-                Trainer::resume(dir).with_context(|| format!("cannot resume {}", dir.display()))?;
+            let mut t = Trainer::resume(dir).map_err(|e| match e {
+                // The message already names the folder and what to do.
+                TrainError::Locked { .. } => anyhow::Error::new(e),
+                e => anyhow::Error::new(e).context(format!("cannot resume {}", dir.display())),
+            })?;
             let mut cfg = t.config().clone();
             if let Some(r) = a.rounds {
                 cfg.rounds = r;
@@ -425,8 +431,13 @@ pub fn run(a: Args) -> Result<()> {
             t
         }
     };
+    for note in trainer.notes() {
+        eprintln!("note: {note}");
+    }
     let started = Instant::now();
-    let mut progress = Progress::new(&trainer, !a.no_plots);
+    let commit = trainer.commit_guard();
+    let mut progress = Progress::new(&trainer, !a.no_plots, commit.clone());
+    stop_on_ctrl_c(&trainer, progress.bar.clone())?;
     let result = trainer.run(&mut progress);
     progress.finish();
     result?;
@@ -450,27 +461,76 @@ pub fn run(a: Args) -> Result<()> {
     if let Some(c) = trainer.checks().last() {
         println!("last check (round {}): {}", c.round, c.summary());
     }
+    // The run is complete and saved: plots that cannot be drawn (a full
+    // disk) do not cost the verdict, but they make the exit status 1.
+    let mut plot_error = None;
     if !a.no_plots {
-        let files = crate::plot::plot_run(&dir).context("cannot draw the plots")?;
-        println!("plots: {}", trainer.dir().plots().display());
-        for f in files
-            .iter()
-            .filter(|f| f.extension().is_some_and(|e| e == "png"))
-        {
-            println!("  {}", f.display());
+        let drawn = {
+            let _writing = commit.hold();
+            crate::plot::plot_run(&dir)
+        };
+        match drawn {
+            Ok(files) => {
+                println!("plots: {}", trainer.dir().plots().display());
+                for f in files
+                    .iter()
+                    .filter(|f| f.extension().is_some_and(|e| e == "png"))
+                {
+                    println!("  {}", f.display());
+                }
+            }
+            Err(e) => {
+                println!("plots: not drawn (see the error below)");
+                plot_error = Some(e);
+            }
         }
     }
     if a.verdict_openings > 0 {
         let v = trainer.verdict(a.verdict_openings)?;
         println!("verdict: {}", v.summary());
     }
-    Ok(())
+    match plot_error {
+        None => Ok(()),
+        Some(e) => Err(anyhow::Error::new(e).context(format!(
+            "the plots could not be drawn (the training is complete; draw them later with: mnk plot {})",
+            dir.display()
+        ))),
+    }
+}
+
+/// Ctrl-C: wait until no round is being written, say where the run
+/// stopped and how to continue it, and exit with 130 (128 + SIGINT).
+/// Rounds are written whole under the trainer's [`CommitGuard`], so the
+/// folder holds only complete rounds.
+///
+/// [`CommitGuard`]: crate::train::CommitGuard
+fn stop_on_ctrl_c(t: &Trainer, bar: ProgressBar) -> Result<()> {
+    let commit = t.commit_guard();
+    let dir = t.dir().path().display().to_string();
+    ctrlc::set_handler(move || {
+        let last = commit.hold();
+        bar.finish_and_clear();
+        let stopped = match *last {
+            Some(r) => format!("stopped after round {r}"),
+            None => "stopped before round 0".to_string(),
+        };
+        // The terminal echoed "^C" without a newline.
+        let newline = if std::io::stderr().is_terminal() {
+            "\n"
+        } else {
+            ""
+        };
+        eprintln!("{newline}{stopped}; continue with: mnk train --resume {dir}");
+        std::process::exit(130);
+    })
+    .context("cannot catch Ctrl-C")
 }
 
 /// The progress bar (drawn only on a terminal; a log line per check
 /// otherwise), and periodic plots.
 struct Progress {
     bar: ProgressBar,
+    commit: CommitGuard,
     budget: bool,
     terminal: bool,
     plots: bool,
@@ -482,7 +542,7 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(t: &Trainer, plots: bool) -> Progress {
+    fn new(t: &Trainer, plots: bool, commit: CommitGuard) -> Progress {
         let terminal = std::io::stderr().is_terminal();
         let budget = t.config().max_games;
         let bar = ProgressBar::with_draw_target(
@@ -514,6 +574,7 @@ impl Progress {
         bar.enable_steady_tick(Duration::from_millis(500));
         Progress {
             bar,
+            commit,
             budget: budget > 0,
             terminal,
             plots,
@@ -583,6 +644,7 @@ impl Observer for Progress {
             if self.plots && self.last_plot.elapsed() > Duration::from_secs(60) {
                 // A failed redraw is not worth stopping training for; the
                 // final plots report their errors.
+                let _writing = self.commit.hold();
                 let _ = crate::plot::plot_run(&self.dir);
                 self.last_plot = Instant::now();
             }

@@ -177,16 +177,19 @@ fn write_png(plots: &Path, chart: Chart, data: &RunData) -> Result<PathBuf, Plot
         path: path.clone(),
         message,
     };
-    {
+    let result = (|| {
         let root = BitMapBackend::new(&tmp, chart.size()).into_drawing_area();
         draw(chart, &root, data).map_err(&err)?;
         root.present().map_err(|e| err(e.to_string()))?;
-    }
-    std::fs::rename(&tmp, &path).map_err(|e| {
+        drop(root);
+        std::fs::rename(&tmp, &path).map_err(|e| err(e.to_string()))
+    })();
+    if result.is_err() {
+        // A failed write (a full disk) must not leave its partial picture
+        // behind to keep the disk full.
         let _ = std::fs::remove_file(&tmp);
-        err(e.to_string())
-    })?;
-    Ok(path)
+    }
+    result.map(|()| path.clone())
 }
 
 fn write_svg(plots: &Path, chart: Chart, data: &RunData) -> Result<PathBuf, PlotError> {

@@ -54,9 +54,9 @@ pub use config::{
 };
 pub use confirm::{ConfirmVerdict, Confirmation};
 pub use round::{Reason, RoundResult};
-pub use rundir::RunDir;
+pub use rundir::{RunDir, RunLock};
 pub use spsa::SpsaStep;
-pub use trainer::{NoObserver, Observer, RoundEvent, Trainer, Verdict};
+pub use trainer::{CommitGuard, NoObserver, Observer, RoundEvent, Trainer, Verdict};
 
 use std::path::PathBuf;
 
@@ -72,9 +72,24 @@ pub enum TrainError {
     /// `--force` was given for a folder that holds other files.
     #[error("{path} holds {entry:?}, which is not part of a run folder; not deleting it", path = path.display())]
     NotARun { path: PathBuf, entry: String },
+    /// Another process works in the run folder (it holds its lock).
+    #[error("{path}: in use by another mnk process ({holder}); wait for it to finish or stop it", path = path.display(), holder = match pid { Some(p) => format!("pid {p}"), None => "pid unknown".to_string() })]
+    Locked { path: PathBuf, pid: Option<u32> },
+    /// The run folder's lock file could not be locked (a file system
+    /// without locks).
+    #[error("{path}: cannot lock: {source}", path = path.display())]
+    Lock {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     /// No `run.toml` where a run was expected.
     #[error("{path} is not a run folder: it has no run.toml", path = path.display())]
     NoRun { path: PathBuf },
+    /// A folder left by a run stopped before it wrote `run.toml` (mnk
+    /// before run folders were created atomically).
+    #[error("{path} has no run.toml: its run was stopped before it started; start it again with the same --name, which replaces the folder", path = path.display())]
+    NeverStarted { path: PathBuf },
     /// `run.toml` is not valid.
     #[error("{path}: {message}")]
     BadRunToml { path: String, message: String },

@@ -1,18 +1,23 @@
 //! The training loop over a run folder: create or resume, play rounds,
 //! check, write.
+//!
+//! A [`Trainer`] holds its folder's lock ([`RunLock`]) for as long as it
+//! lives, and a [`CommitGuard`] while it writes a round's files, so a
+//! Ctrl-C handler can stop the process between rounds' writes.
 
 use super::checks::{self, Check, CheckRow, Oracle};
 use super::config::{is_small, RunConfig, TrainedPlayer};
 use super::config::{Optimizer, Select};
 use super::round::{play_round, stream, RoundResult};
-use super::rundir::{self, RunDir};
+use super::rundir::{self, RunDir, RunLock};
 use super::spsa;
 use super::TrainError;
 use crate::arena::{derive_seed, game_rng, random_openings, run_match, stats::PairedTally};
-use crate::arena::{load_openings, Opening};
+use crate::arena::{load_openings, Opening, OpeningError};
 use crate::eval::{shipped_weights, Weights};
 use crate::players::Player;
 use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 /// What the trainer reports as it goes (a progress bar, a log). All
@@ -80,18 +85,35 @@ impl Verdict {
     }
 }
 
+/// Lets another thread stop the process cleanly (a Ctrl-C handler): the
+/// trainer holds it while it writes a round's files, and it holds the last
+/// round written (`None` before round 0). Whoever holds it may end the
+/// process knowing no file of the run is half-written.
+#[derive(Clone, Debug, Default)]
+pub struct CommitGuard(Arc<Mutex<Option<u32>>>);
+
+impl CommitGuard {
+    /// Waits until no round is being written, then holds off the next
+    /// round's writes until the guard is dropped. The value is the last
+    /// round completely written.
+    pub fn hold(&self) -> MutexGuard<'_, Option<u32>> {
+        // A panic while writing leaves nothing to protect: go on.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 /// A training run attached to its folder.
 pub struct Trainer {
     dir: RunDir,
+    _lock: RunLock,
+    commit: CommitGuard,
+    notes: Vec<String>,
     cfg: RunConfig,
     player: TrainedPlayer,
     start: Weights,
     shipped: Weights,
     rounds: Vec<RoundResult>,
-    rounds_text: String,
     checks: Vec<CheckRow>,
-    checks_text: String,
-    progress_text: String,
     pool: Option<Vec<Opening>>,
     oracle: Option<Oracle>,
     check_openings: Option<Vec<Opening>>,
@@ -99,10 +121,40 @@ pub struct Trainer {
 
 const PROGRESS_HEADER: &str = "round,round_seconds,games,games_per_second,check_seconds\n";
 
+/// The title line of the weights file of round `r`.
+fn round_title(cfg: &RunConfig, r: u32) -> String {
+    format!("run {}: incumbent after round {r}", cfg.name)
+}
+
+/// An openings error about the run folder's copy, told about the file the
+/// user gave.
+fn about(e: OpeningError, file: &str) -> OpeningError {
+    let path = file.to_string();
+    match e {
+        OpeningError::Io { source, .. } => OpeningError::Io { path, source },
+        OpeningError::Line { line, message, .. } => OpeningError::Line {
+            path,
+            line,
+            message,
+        },
+        OpeningError::Empty { .. } => OpeningError::Empty { path },
+    }
+}
+
+/// Why a weights file that could not be loaded is written again.
+fn missing_or_damaged(p: &Path) -> &'static str {
+    if p.exists() {
+        "it was damaged"
+    } else {
+        "it was missing"
+    }
+}
+
 impl Trainer {
     /// Starts a new run in `runs_dir/<cfg.name>` from `start`. Refuses an
-    /// existing folder unless `force`. If `cfg.openings_file` is set, that
-    /// file is read, checked and copied into the folder.
+    /// existing folder that completed round 0 unless `force`, and a folder
+    /// another process works in. If `cfg.openings_file` is set, that file
+    /// is read once (it may be a pipe), checked and copied into the folder.
     pub fn create(
         cfg: RunConfig,
         start: Weights,
@@ -119,54 +171,56 @@ impl Trainer {
             }));
         }
         start.validate(&cfg.start)?;
-        let pool = match &cfg.openings_file {
-            Some(p) => {
-                let path = Path::new(p);
-                let v = load_openings(path, cfg.game)?;
-                let text = std::fs::read(path).map_err(|source| TrainError::Read {
-                    path: path.to_path_buf(),
+        // Read once: a pipe or FIFO (`<(...)`) gives its bytes only once.
+        // The pool is parsed from the folder's copy, which is what a
+        // resume reads.
+        let openings = match &cfg.openings_file {
+            Some(p) => Some((
+                p.as_str(),
+                std::fs::read(p).map_err(|source| TrainError::Read {
+                    path: p.into(),
                     source,
-                })?;
-                Some((v, text))
-            }
+                })?,
+            )),
             None => None,
         };
-        let dir = RunDir::create(runs_dir, &cfg.name, force)?;
-        dir.write(
-            &dir.start_weights(),
-            start
-                .to_toml(&format!(
-                    "start weights of run {} ({})",
-                    cfg.name, cfg.start
-                ))
-                .as_bytes(),
-        )?;
-        let pool = match pool {
-            Some((v, text)) => {
-                dir.write(&dir.openings_txt(), &text)?;
-                Some(v)
+        let mut pool = None;
+        let (dir, lock, note) = RunDir::create(runs_dir, &cfg.name, force, |dir| {
+            dir.write(
+                &dir.start_weights(),
+                start
+                    .to_toml(&format!(
+                        "start weights of run {} ({})",
+                        cfg.name, cfg.start
+                    ))
+                    .as_bytes(),
+            )?;
+            if let Some((file, bytes)) = &openings {
+                dir.write(&dir.openings_txt(), bytes)?;
+                pool =
+                    Some(load_openings(&dir.openings_txt(), cfg.game).map_err(|e| about(e, file))?);
             }
-            None => None,
-        };
-        // run.toml last: a folder is a run once it has one.
-        dir.write(&dir.run_toml(), cfg.to_toml().as_bytes())?;
-        Ok(Trainer::assemble(dir, cfg, player, start, pool))
+            dir.write(&dir.run_toml(), cfg.to_toml().as_bytes())
+        })?;
+        let mut t = Trainer::assemble(dir, lock, cfg, player, start, pool);
+        t.notes.extend(note);
+        Ok(t)
     }
 
     fn assemble(
         dir: RunDir,
+        lock: RunLock,
         cfg: RunConfig,
         player: TrainedPlayer,
         start: Weights,
         pool: Option<Vec<Opening>>,
     ) -> Trainer {
-        let small = is_small(cfg.game);
         Trainer {
             shipped: shipped_weights(cfg.game),
-            rounds_text: rundir::rounds_header_line(&cfg),
-            checks_text: rundir::checks_header_line(small),
-            progress_text: PROGRESS_HEADER.to_string(),
             dir,
+            _lock: lock,
+            commit: CommitGuard::default(),
+            notes: Vec::new(),
             cfg,
             player,
             start,
@@ -178,12 +232,42 @@ impl Trainer {
         }
     }
 
-    /// Opens a run folder to continue it: reads `run.toml`, the start
-    /// weights and every completed round, and drops check and progress
-    /// rows of a round that was not completed.
+    /// Opens a run folder to continue it: takes its lock (before anything
+    /// is written), reads `run.toml`, the start weights and every completed
+    /// round, and puts the folder in order: cuts the CSV files to the
+    /// completed rounds (an incomplete last line, check and progress rows
+    /// of a round that was not completed), deletes temporary files left by
+    /// an interrupted write, and rewrites the last round's weight file and
+    /// `weights/best.toml` if they are missing or damaged. What it repaired
+    /// is listed in [`Trainer::notes`].
     pub fn resume(path: &Path) -> Result<Trainer, TrainError> {
         let dir = RunDir::new(path);
+        // A folder that is not a run gets no lock file.
+        match dir.read_config() {
+            Err(TrainError::NoRun { path }) if path.join("weights").is_dir() => {
+                return Err(TrainError::NeverStarted { path })
+            }
+            r => r?,
+        };
+        let lock = RunLock::acquire(path)?;
+        // Read again now that no other process can change it.
         let cfg = dir.read_config()?;
+        let mut notes = Vec::new();
+        if let (Some(parent), Some(name)) = (path.parent(), path.file_name()) {
+            let parent = if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            };
+            rundir::remove_stale_siblings(parent, &name.to_string_lossy());
+        }
+        let removed = dir.remove_stale_temps();
+        if removed > 0 {
+            notes.push(format!(
+                "deleted {removed} temporary file{} left by an interrupted write",
+                if removed == 1 { "" } else { "s" }
+            ));
+        }
         let player = cfg.trained_player()?;
         let start = dir.read_start(&cfg)?;
         let pool = if cfg.openings_file.is_some() {
@@ -191,7 +275,18 @@ impl Trainer {
         } else {
             None
         };
-        let rounds = dir.read_rounds(&cfg)?;
+        let rounds = match dir.read_complete(&dir.rounds_csv())? {
+            None => Vec::new(),
+            Some((text, torn)) => {
+                if torn {
+                    notes.push(format!(
+                        "{}: dropped an incomplete last line (a write was cut short)",
+                        dir.rounds_csv().display()
+                    ));
+                }
+                rundir::parse_rounds(&text, &dir.rounds_csv(), &cfg)?
+            }
+        };
         if let Some(r0) = rounds.first() {
             if r0.weights != start {
                 return Err(TrainError::Inconsistent {
@@ -204,10 +299,14 @@ impl Trainer {
             }
         }
         if let Some(last) = rounds.last() {
-            // The round's weight file is written before its row.
+            // The round's weight file is written before its row; the row
+            // holds the same numbers, so a missing or unreadable file is
+            // written again, but one that reads as other weights was
+            // changed by someone.
+            let toml = last.weights.to_toml(&round_title(&cfg, last.round));
             let p = dir.round_weights(last.round);
-            if let Ok(w) = Weights::load(&p, cfg.game, false) {
-                if w != last.weights {
+            match Weights::load(&p, cfg.game, false) {
+                Ok(w) if w != last.weights => {
                     return Err(TrainError::Inconsistent {
                         path: dir.rounds_csv(),
                         message: format!(
@@ -217,31 +316,90 @@ impl Trainer {
                         ),
                     });
                 }
+                Ok(_) => {}
+                Err(_) => {
+                    let why = missing_or_damaged(&p);
+                    dir.write(&p, toml.as_bytes())?;
+                    notes.push(format!("rewrote {}: {why}", p.display()));
+                }
             }
-        }
-        let done = rounds.last().map(|r| r.round);
-        let mut checks = dir.read_checks(&cfg)?;
-        checks.retain(|c| done.is_some_and(|d| c.round <= d));
-        let mut t = Trainer::assemble(dir, cfg, player, start, pool);
-        for r in &rounds {
-            t.rounds_text.push_str(&rundir::round_line(&t.cfg, r));
-        }
-        for c in &checks {
-            t.checks_text.push_str(&rundir::check_lines(c));
-        }
-        // progress.csv is informative: keep the rows of completed rounds.
-        if let Ok(Some(text)) = t.dir.read_optional(&t.dir.progress_csv()) {
-            for line in text.lines().skip(1) {
-                let r = line.split(',').next().and_then(|r| r.parse::<u32>().ok());
-                if matches!((r, done), (Some(r), Some(d)) if r <= d) && text.ends_with('\n') {
-                    t.progress_text.push_str(line);
-                    t.progress_text.push('\n');
+            // best.toml is the last round's incumbent: what `mnk train`
+            // names as the trained weights must be them.
+            let best = dir.best_weights();
+            match Weights::load(&best, cfg.game, false) {
+                Ok(w) if w == last.weights => {}
+                other => {
+                    // A crash after the next round's weight files but
+                    // before its row leaves best.toml one round ahead: the
+                    // usual trace of an interruption, set right silently.
+                    let ahead = std::fs::read(&best).ok().is_some_and(|b| {
+                        std::fs::read(dir.round_weights(last.round + 1)).ok() == Some(b)
+                    });
+                    let why = match other {
+                        Ok(_) => format!("it did not hold round {}'s weights", last.round),
+                        Err(_) => missing_or_damaged(&best).to_string(),
+                    };
+                    dir.write(&best, toml.as_bytes())?;
+                    if !ahead {
+                        notes.push(format!("rewrote {}: {why}", best.display()));
+                    }
                 }
             }
         }
+        let done = rounds.last().map(|r| r.round);
+        let small = is_small(cfg.game);
+        let mut checks = match dir.read_complete(&dir.checks_csv())? {
+            None => Vec::new(),
+            Some((text, _)) => rundir::parse_checks(&text, &dir.checks_csv(), small)?,
+        };
+        checks.retain(|c| done.is_some_and(|d| c.round <= d));
+        // progress.csv is informative: keep the rows of completed rounds.
+        let mut progress = String::new();
+        if let Ok(Some((text, _))) = dir.read_complete(&dir.progress_csv()) {
+            for line in text.lines().skip(1) {
+                let r = line.split(',').next().and_then(|r| r.parse::<u32>().ok());
+                if matches!((r, done), (Some(r), Some(d)) if r <= d) {
+                    progress.push_str(line);
+                    progress.push('\n');
+                }
+            }
+        }
+        // Cut each CSV file to the completed rounds, so the next rows are
+        // appended after complete lines. Each file exists from its first
+        // row on, as in a run never interrupted.
+        let nonempty = |header: String, rows: String| (!rows.is_empty()).then(|| header + &rows);
+        let rows: String = rounds.iter().map(|r| rundir::round_line(&cfg, r)).collect();
+        dir.set_contents(
+            &dir.rounds_csv(),
+            nonempty(rundir::rounds_header_line(&cfg), rows).as_deref(),
+        )?;
+        let rows: String = checks.iter().map(rundir::check_lines).collect();
+        dir.set_contents(
+            &dir.checks_csv(),
+            nonempty(rundir::checks_header_line(small), rows).as_deref(),
+        )?;
+        dir.set_contents(
+            &dir.progress_csv(),
+            nonempty(PROGRESS_HEADER.to_string(), progress).as_deref(),
+        )?;
+        let mut t = Trainer::assemble(dir, lock, cfg, player, start, pool);
+        *t.commit.hold() = done;
         t.rounds = rounds;
         t.checks = checks;
+        t.notes = notes;
         Ok(t)
+    }
+
+    /// What creating or resuming the run repaired or replaced (one line
+    /// each), for the user to know.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// The guard a Ctrl-C handler holds to stop the process between
+    /// rounds' writes (see [`CommitGuard`]).
+    pub fn commit_guard(&self) -> CommitGuard {
+        self.commit.clone()
     }
 
     /// Changes the number of rounds of a resumed run (to go on past its
@@ -460,30 +618,36 @@ impl Trainer {
         let check_seconds = t1.elapsed().as_secs_f64();
         let games_per_second = result.total_games() as f64 / round_seconds.max(1e-9);
 
-        // Weights, then checks and progress, then rounds.csv (the commit).
-        let title = format!("run {}: incumbent after round {r}", self.cfg.name);
-        let toml = result.weights.to_toml(&title);
+        // Weights, then checks and progress, then rounds.csv (the commit),
+        // all under the commit guard: a Ctrl-C handler waits for the round
+        // to be written whole.
+        let mut committed = self.commit.hold();
+        let toml = result.weights.to_toml(&round_title(&self.cfg, r));
         self.dir
             .write(&self.dir.round_weights(r), toml.as_bytes())?;
         self.dir.write(&self.dir.best_weights(), toml.as_bytes())?;
         if let Some(c) = &check {
-            let mut text = self.checks_text.clone();
-            text.push_str(&rundir::check_lines(c));
-            self.dir.write(&self.dir.checks_csv(), text.as_bytes())?;
-            self.checks_text = text;
+            self.dir.append(
+                &self.dir.checks_csv(),
+                &rundir::checks_header_line(is_small(self.cfg.game)),
+                &rundir::check_lines(c),
+            )?;
         }
-        let mut progress = self.progress_text.clone();
-        progress.push_str(&format!(
-            "{r},{round_seconds:.3},{},{games_per_second:.0},{check_seconds:.3}\n",
-            result.total_games()
-        ));
-        self.dir
-            .write(&self.dir.progress_csv(), progress.as_bytes())?;
-        self.progress_text = progress;
-        let mut text = self.rounds_text.clone();
-        text.push_str(&rundir::round_line(&self.cfg, &result));
-        self.dir.write(&self.dir.rounds_csv(), text.as_bytes())?;
-        self.rounds_text = text;
+        self.dir.append(
+            &self.dir.progress_csv(),
+            PROGRESS_HEADER,
+            &format!(
+                "{r},{round_seconds:.3},{},{games_per_second:.0},{check_seconds:.3}\n",
+                result.total_games()
+            ),
+        )?;
+        self.dir.append(
+            &self.dir.rounds_csv(),
+            &rundir::rounds_header_line(&self.cfg),
+            &rundir::round_line(&self.cfg, &result),
+        )?;
+        *committed = Some(r);
+        drop(committed);
 
         self.rounds.push(result);
         if let Some(c) = check {
