@@ -64,10 +64,11 @@ pub struct Counts {
 }
 
 /// The largest number of positions [`count`] takes on, as bounded by
-/// [`Estimate::positions`]: 2^27, about 134 million. An empty board of 17
-/// cells is bounded by 30 million positions and one of 18 by 87 million
-/// (and counted in seconds, since wins end most lines early); 20 cells
-/// would be 741 million.
+/// [`Estimate::positions`]: 2^27, about 134 million, which admits up to 18
+/// empty cells (bounded by 87 million positions; 20 would be 741 million).
+/// Measured on one core (release build): 4x4x4 from empty, 16 cells and
+/// 9.7 million positions, in 5 s; 5x4x4 after two moves, 18 cells and 77
+/// million positions, in 85 s with 0.9 GB of memory.
 pub const MAX_POSITIONS: u128 = 1 << 27;
 
 /// Bytes of memory per position held in a ply (hash map slot, key and
@@ -79,10 +80,10 @@ pub const BYTES_PER_POSITION: u128 = 40;
 pub enum PerftError {
     #[error(
         "counting from a position with {} empty cells is too large: up to {} positions \
-         (up to {} in one ply, about {} MB of memory), more than the limit of {} \
-         ({} empty cells or fewer from an empty board always fit)",
-        .0.empty, .0.positions, .0.widest_ply, .0.memory_bytes() >> 20, MAX_POSITIONS,
-        max_empty_cells()
+         (up to {} in one ply: about {} MB of memory and {} minutes at a million \
+         positions a second), more than the limit of {} ({} empty cells or fewer always fit)",
+        .0.empty, .0.positions, .0.widest_ply, .0.memory_bytes() >> 20,
+        .0.positions / 60_000_000, MAX_POSITIONS, max_empty_cells()
     )]
     TooLarge(Estimate),
 }
