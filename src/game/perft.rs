@@ -80,9 +80,10 @@ pub const BYTES_PER_POSITION: u128 = 40;
 pub enum PerftError {
     #[error(
         "counting from a position with {} empty cells is too large: up to {} positions \
-         (up to {} in one ply: about {} MB of memory and {} minutes at a million \
+         (up to {} in one ply: about {} of memory and {} minutes at a million \
          positions a second), more than the limit of {} ({} empty cells or fewer always fit)",
-        .0.empty, .0.positions, .0.widest_ply, .0.memory_bytes() >> 20,
+        .0.empty, .0.positions, .0.widest_ply,
+        indicatif::HumanBytes(u64::try_from(.0.memory_bytes()).unwrap_or(u64::MAX)),
         .0.positions / 60_000_000, MAX_POSITIONS, max_empty_cells()
     )]
     TooLarge(Estimate),
