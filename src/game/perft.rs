@@ -224,7 +224,7 @@ pub fn count_with_progress(
                 }
             }
             done += 1;
-            if done % (1 << 16) == 0 {
+            if done.is_multiple_of(1 << 16) {
                 progress(Progress {
                     ply,
                     plies,

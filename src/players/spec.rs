@@ -110,22 +110,33 @@ impl PlayerSpec {
         }
     }
 
-    /// Builds the player for a game, loading its weights.
+    /// Builds the player for a game, loading its weights. A search
+    /// player's table is checked against the memory available and
+    /// allocated without aborting ([`Search::try_new`]).
     pub fn build(&self, rules: Rules) -> Result<Box<dyn Player>, SpecError> {
         let w = match self.kind {
             PlayerKind::Greedy | PlayerKind::Search(_) => self.load_weights(rules)?,
             _ => Weights::flat(rules),
         };
-        self.build_with(w)
+        self.make(w, true)
     }
 
     /// Builds the player with the given weights (ignoring `self.weights`).
+    ///
+    /// Unlike [`PlayerSpec::build`], the search player's table is allocated
+    /// as by [`Search::new`], without checking the memory available (a
+    /// caller building many players checks them all at once first, with
+    /// [`PlayerSpec::ensure_memory`]).
     pub fn build_with(&self, weights: Weights) -> Result<Box<dyn Player>, SpecError> {
+        self.make(weights, false)
+    }
+
+    fn make(&self, weights: Weights, checked: bool) -> Result<Box<dyn Player>, SpecError> {
         let rules = weights.game;
         let name = self.to_string();
         Ok(match &self.kind {
             PlayerKind::Greedy => Box::new(Greedy::new(weights).named(name)),
-            PlayerKind::Search(l) => Box::new(
+            PlayerKind::Search(l) if checked => Box::new(
                 Search::try_new(weights, l.clone())
                     .map_err(|source| SpecError::Table {
                         spec: name.clone(),
@@ -133,6 +144,7 @@ impl PlayerSpec {
                     })?
                     .named(name),
             ),
+            PlayerKind::Search(l) => Box::new(Search::new(weights, l.clone()).named(name)),
             PlayerKind::Exact { limit } => {
                 if rules.cells() > *limit {
                     return Err(SpecError::TooLarge {
