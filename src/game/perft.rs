@@ -7,8 +7,8 @@
 //! once, however many orders of moves lead to it. A game ends at a win or a
 //! full board; the games are the sequences that reach such an end. Only two
 //! plies are held in memory at once. Tic-tac-toe's 255,168 games pass
-//! through 5,478 positions; a 4×4 board's tens of trillions of games
-//! through a few million.
+//! through 5,478 positions; the 15 trillion games of 4×4×4 through fewer
+//! than 10 million.
 //!
 //! The work grows with the number of positions, which [`estimate`] bounds
 //! before starting; [`count`] refuses positions whose bound exceeds
