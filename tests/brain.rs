@@ -701,3 +701,58 @@ fn info_before_start_and_depth_and_node_limits() {
     assert!(nodes <= 2000 + 64, "{out:?}");
     assert!(is_move(&out[4]));
 }
+
+/// The `limit L ms` of a `--verbose` MESSAGE line.
+fn limit_ms(message: &str) -> u64 {
+    message
+        .split_whitespace()
+        .skip_while(|w| *w != "limit")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no limit in {message:?}"))
+}
+
+#[test]
+fn absurd_time_limits_are_clamped() {
+    // Turn and match limits of 2^31 ms and more, up to past u64: the
+    // budget is the documented maximum (1 h less 15%), a forced win comes
+    // at once, and a node limit still ends a search long before.
+    for (turn, matc, left) in [
+        ("2147483648", "0", "0"),
+        ("9999999999", "9223372036854775808", "9223372036854775807"),
+        ("99999999999999999999999", "99999999999999999999999", "-1"),
+    ] {
+        let own = [(3, 7), (4, 7), (5, 7), (6, 7)];
+        let opp = [(2, 7), (10, 10), (11, 3), (0, 14)];
+        let mut lines: Vec<String> = [
+            "START 15".to_string(),
+            format!("INFO timeout_turn {turn}"),
+            format!("INFO timeout_match {matc}"),
+            format!("INFO time_left {left}"),
+        ]
+        .into();
+        lines.extend(board(&own, &opp));
+        // A quiet middle game: only the node limit ends the search.
+        lines.push("INFO max_node 3000".into());
+        lines.extend(board(&[(7, 7), (8, 8), (6, 8)], &[(7, 8), (9, 9), (8, 6)]));
+        lines.push("END".into());
+        let input: String = lines.iter().map(|l| format!("{l}\r\n")).collect();
+        let t = Instant::now();
+        let (out, status) = run_with(Path::new(BIN), &["brain", "--verbose"], &input);
+        assert!(status.success(), "{out:?}");
+        assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+        assert_eq!(out.len(), 5, "{out:?}");
+        assert_eq!(out[0], "OK");
+        assert_eq!(out[2], "7,7", "the win in one: {out:?}");
+        assert!(is_move(&out[4]), "{out:?}");
+        for m in [&out[1], &out[3]] {
+            if left == "-1" {
+                // A negative time_left is 0 with a match limit: no time.
+                assert!(m.contains("limit instant"), "{out:?}");
+            } else {
+                let l = limit_ms(m);
+                assert!((3_059_000..=3_060_000).contains(&l), "{out:?}");
+            }
+        }
+    }
+}

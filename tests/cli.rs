@@ -186,3 +186,78 @@ fn a_good_openings_file_is_used() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains("2 openings x 2 colours"), "{text}");
 }
+
+#[test]
+fn huge_tables_are_refused_before_any_game() {
+    let e = fails(&["match", "search:tt=40", "greedy"]);
+    assert!(
+        e.contains("tt=\"40\"") && e.contains("4 to 26") && e.contains("24.00 TiB"),
+        "{e}"
+    );
+}
+
+/// Under an address-space limit (`ulimit -v`) a table that does not fit
+/// is an error naming `tt`, not an abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn tables_beyond_a_memory_limit_are_refused_not_aborted() {
+    let run = |args: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v 2097152 && exec \"$0\" {args}"))
+            .arg(env!("CARGO_BIN_EXE_mnk"))
+            .output()
+            .expect("sh runs")
+    };
+    // One table of 1.5 GiB would fit in 2 GiB, but not the two players of
+    // each worker thread as well.
+    let out = run("match search:tt=26 greedy --openings 1 --threads 1");
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains("tt=26 in the one worker thread: the system refused 1.50 GiB"),
+        "{e}"
+    );
+    let out = run("match search:tt=25 search:tt=26 --openings 1");
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{e}");
+    assert!(e.contains("tt=26") && e.contains("refused"), "{e}");
+    // A table that fits plays.
+    let out = run("match search:tt=12 greedy --openings 1 --game tictactoe");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn solve_stats_finish_or_are_refused_up_front() {
+    let t = std::time::Instant::now();
+    let out = mnk(&["solve", "--game", "5x3x3", "--stats"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains(
+            "games from here: 138594609792 (73567585512 black wins, \
+             58930640280 white wins, 6096384000 draws)"
+        ) && text
+            .contains("positions from here: 2286668 (1407070 non-terminal, 573900 up to symmetry)"),
+        "{text}"
+    );
+    assert!(t.elapsed().as_secs() < 60);
+    // 25 empty cells: the solver is allowed them, the count is not.
+    let t = std::time::Instant::now();
+    let e = fails(&["solve", "--game", "5x5x4", "--limit", "25", "--stats"]);
+    assert!(
+        e.contains("25 empty cells is too large")
+            && e.contains("161995031226 positions")
+            && e.contains("18 empty cells or fewer"),
+        "{e}"
+    );
+    assert!(t.elapsed().as_secs() < 5, "refused up front");
+}

@@ -118,6 +118,7 @@ fn bad_specs_are_refused_with_the_field_named() {
         ("greedy:weights=", "weights"),
         ("random:depth=3", "depth"),
         ("search:tt=99", "tt"),
+        ("search:tt=3", "tt"),
     ] {
         let e = spec.parse::<PlayerSpec>().unwrap_err().to_string();
         assert!(e.contains(needle), "{spec}: {e}");
@@ -215,4 +216,47 @@ fn large_k_boards_play() {
         }
         assert_eq!(b.ply(), 12, "{g}");
     }
+}
+
+#[test]
+fn table_sizes_are_capped_with_the_bytes_named() {
+    use mnk::players::{check_tables, table_bytes, SearchLimits, TableError};
+    assert_eq!(SearchLimits::MAX_TT_BITS, 26);
+    assert_eq!(table_bytes(26), 1_610_612_736);
+    // Above the cap: refused when parsed, with the range and the bytes.
+    let e = "search:tt=30"
+        .parse::<PlayerSpec>()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("tt=\"30\"") && e.contains("4 to 26") && e.contains("24.00 GiB"),
+        "{e}"
+    );
+    let e = "search:tt=27"
+        .parse::<PlayerSpec>()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("3.00 GiB"), "{e}");
+    assert!("search:tt=26".parse::<PlayerSpec>().is_ok());
+    // Within the cap but not within half the memory available.
+    assert_eq!(
+        check_tables("tt=26", &[26], Some(3 << 30)),
+        Ok(()),
+        "1.5 GiB is half of 3 GiB"
+    );
+    let e = check_tables("tt=26", &[26], Some((3 << 30) - 1)).unwrap_err();
+    assert_eq!(
+        e,
+        TableError::NoRoom {
+            what: "tt=26".into(),
+            bytes: 1_610_612_736,
+            available: (3 << 30) - 1
+        }
+    );
+    assert!(e.to_string().contains("tt=26 needs 1.50 GiB"), "{e}");
+    // Several tables count together; small ones are never refused.
+    assert!(check_tables("x", &[25, 25], Some(3 << 30)).is_ok());
+    assert!(check_tables("x", &[25, 25, 25], Some(3 << 30)).is_err());
+    assert!(check_tables("x", &[16; 8], Some(1 << 20)).is_ok());
+    assert!(check_tables("x", &[26], None).is_ok());
 }

@@ -240,6 +240,9 @@ mod tests {
             Some(4611686018427387903)
         );
         assert_eq!(info_number("99999999999999999999999"), Some(u64::MAX));
+        assert_eq!(info_number("2147483648"), Some(1 << 31));
+        assert_eq!(info_number("9223372036854775808"), Some(1 << 63));
+        assert_eq!(info_number("-9223372036854775809"), Some(0));
         assert_eq!(info_number("5s"), None);
         assert_eq!(info_number(""), None);
     }

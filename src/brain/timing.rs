@@ -18,6 +18,16 @@ pub const MIN_MARGIN: Duration = Duration::from_millis(60);
 pub const MATCH_RESERVE_FRACTION: f64 = 0.05;
 /// Below this a search is not worth starting: play at depth 1.
 pub const MIN_SEARCH: Duration = Duration::from_millis(15);
+/// The longest turn limit honoured: 1 hour. A larger `timeout_turn` (some
+/// managers send 2^31 − 1 or more to mean "no limit") counts as this, so
+/// a move never takes longer than 51 minutes (the limit less its margin):
+/// the engine reads no input while it thinks, so nothing else could stop
+/// it.
+pub const MAX_TURN_MS: u64 = 3_600_000;
+/// The longest match time honoured (`timeout_match`, `time_left`): 7 days.
+/// Larger values count as this; at 7 days the match clock never binds
+/// below [`MAX_TURN_MS`], so they still mean "no limit".
+pub const MAX_MATCH_MS: u64 = 7 * 24 * 3_600_000;
 
 /// How long to think about one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,9 +68,12 @@ impl TimeControl {
         }
     }
 
-    /// The turn limit in force (the default if none was sent).
+    /// The turn limit in force (the default if none was sent), at most
+    /// [`MAX_TURN_MS`].
     pub fn turn_limit(&self) -> u64 {
-        self.timeout_turn.unwrap_or(self.default_turn)
+        self.timeout_turn
+            .unwrap_or(self.default_turn)
+            .min(MAX_TURN_MS)
     }
 
     /// `INFO time_left`.
@@ -88,16 +101,15 @@ impl TimeControl {
     /// move, so that is usually nothing), else `timeout_match` less the time
     /// used this game. `timeout_match 0` with `time_left 0` (or none) means
     /// no limit; a huge `time_left` (how some managers say "no limit")
-    /// simply never binds.
+    /// counts as [`MAX_MATCH_MS`] and so never binds.
     pub fn match_left(&self) -> Option<Duration> {
         let no_match_limit = self.timeout_match == Some(0);
+        let ms = |v: u64| Duration::from_millis(v.min(MAX_MATCH_MS));
         match self.time_left {
             Some(0) if no_match_limit => None,
-            Some(left) => Some(Duration::from_millis(left).saturating_sub(self.used_since_left)),
+            Some(left) => Some(ms(left).saturating_sub(self.used_since_left)),
             None => match self.timeout_match {
-                Some(m) if m > 0 => {
-                    Some(Duration::from_millis(m).saturating_sub(self.used_in_game))
-                }
+                Some(m) if m > 0 => Some(ms(m).saturating_sub(self.used_in_game)),
                 _ => None,
             },
         }
@@ -108,7 +120,8 @@ impl TimeControl {
     /// `min(turn − max(15% of turn, 60 ms), (left − max(5% of left, 60 ms))
     /// / moves_to_go)`, where `left` is [`TimeControl::match_left`] and
     /// `moves_to_go = clamp(empties / 4, 12, 40)` estimates this engine's
-    /// remaining moves. `timeout_turn 0`, or a budget under 15 ms, is
+    /// remaining moves, `turn` is at most [`MAX_TURN_MS`] and `left` at
+    /// most [`MAX_MATCH_MS`]. `timeout_turn 0`, or a budget under 15 ms, is
     /// [`Budget::Instant`].
     pub fn budget(&self, empties: usize) -> Budget {
         let turn = self.turn_limit();
@@ -250,6 +263,59 @@ mod tests {
             850
         );
         assert_eq!(ms(tc(Some(1000), None, Some(u64::MAX)).budget(200)), 850);
+    }
+
+    #[test]
+    fn absurd_limits_are_clamped() {
+        // The longest think: 1 h less 15%.
+        let longest = (MAX_TURN_MS as f64 * (1.0 - TURN_MARGIN_FRACTION)) as u128;
+        assert_eq!(longest, 3_060_000);
+        for turn in [
+            MAX_TURN_MS,
+            MAX_TURN_MS + 1,
+            1 << 31,
+            9_999_999_999,
+            1 << 63,
+            u64::MAX,
+        ] {
+            for (matc, left) in [
+                (None, None),
+                (Some(0), None),
+                (Some(0), Some(0)),
+                (Some(u64::MAX), None),
+                (None, Some(1 << 63)),
+                (Some(u64::MAX), Some(u64::MAX)),
+            ] {
+                let t = tc(Some(turn), matc, left);
+                assert_eq!(t.turn_limit(), MAX_TURN_MS);
+                for empties in [0, 9, 225, 676] {
+                    assert_eq!(ms(t.budget(empties)), longest, "{turn} {matc:?} {left:?}");
+                }
+            }
+        }
+        // The default turn is clamped too.
+        assert_eq!(ms(TimeControl::new(u64::MAX).budget(225)), longest);
+        // A match limit past 7 days counts as 7 days, less the time used.
+        let mut t = tc(Some(1000), Some(u64::MAX), None);
+        assert_eq!(t.match_left(), Some(Duration::from_millis(MAX_MATCH_MS)));
+        t.record(Duration::from_secs(3600));
+        assert_eq!(
+            t.match_left(),
+            Some(Duration::from_millis(MAX_MATCH_MS - 3_600_000))
+        );
+        t.set_time_left(1 << 40);
+        assert_eq!(t.match_left(), Some(Duration::from_millis(MAX_MATCH_MS)));
+        // Within the caps nothing changes.
+        assert_eq!(
+            ms(tc(Some(MAX_TURN_MS - 1000), None, None).budget(9)),
+            3_059_150
+        );
+        // Negative values arrive as 0 (see `protocol::info_number`): at once.
+        assert_eq!(tc(Some(0), None, None).budget(225), Budget::Instant);
+        assert_eq!(
+            tc(Some(1 << 40), Some(1000), Some(0)).budget(225),
+            Budget::Instant
+        );
     }
 
     #[test]

@@ -52,6 +52,9 @@ pub fn run(a: Args) -> Result<()> {
     // Build once up front so bad specs and weight files fail before any game.
     let pa = a.a.build(rules)?;
     let pb = a.b.build(rules)?;
+    // Each worker thread plays with its own pair: refuse tables that do not
+    // all fit now rather than fail in a worker.
+    PlayerSpec::ensure_memory(&[&a.a, &a.b], rayon::current_num_threads())?;
     // Likewise refuse a corrupt records file before playing for hours.
     let record_files: Vec<&PathBuf> = a.records.iter().chain(a.sgf.iter()).collect();
     for path in &record_files {

@@ -1,10 +1,11 @@
 //! `mnk solve`: exact value and optimal moves of a position.
 
-use crate::game::perft::{count_games, count_positions};
+use crate::game::perft::{self, Progress};
 use crate::game::Rules;
 use crate::players::Solver;
 use anyhow::Result;
-use std::time::Instant;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -22,7 +23,14 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let mut board = super::position(a.game, &a.moves)?;
+    let board = super::position(a.game, &a.moves)?;
+    // Refuse a count that cannot finish before solving anything.
+    if a.stats && !board.is_over() {
+        let est = perft::estimate(&board);
+        if !est.fits() {
+            return Err(perft::PerftError::TooLarge(est).into());
+        }
+    }
     print!("{board}");
     if let Some(o) = board.outcome() {
         println!("the game is over: {o}");
@@ -48,8 +56,10 @@ pub fn run(a: Args) -> Result<()> {
         st.entries
     );
     if a.stats {
-        let g = count_games(&mut board);
-        let p = count_positions(&mut board);
+        let mut bar = LateBar::new();
+        let c = perft::count_with_progress(&board, |p| bar.update(p))?;
+        bar.finish();
+        let (g, p) = (c.games, c.positions);
         println!(
             "games from here: {} ({} black wins, {} white wins, {} draws)",
             g.total(),
@@ -63,4 +73,46 @@ pub fn run(a: Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A progress bar on stderr that appears only once the count has taken a
+/// second (and only on a terminal: indicatif draws nothing otherwise).
+struct LateBar {
+    start: Instant,
+    bar: Option<ProgressBar>,
+}
+
+impl LateBar {
+    fn new() -> LateBar {
+        LateBar {
+            start: Instant::now(),
+            bar: None,
+        }
+    }
+
+    fn update(&mut self, p: Progress) {
+        if self.bar.is_none() && self.start.elapsed() >= Duration::from_secs(1) {
+            let bar =
+                ProgressBar::with_draw_target(Some(p.plies as u64), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "counting {elapsed_precise} [{bar:30}] ply {pos}/{len}, {msg} positions",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            );
+            bar.enable_steady_tick(Duration::from_millis(200));
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_position(p.ply as u64);
+            bar.set_message(p.positions.to_string());
+        }
+    }
+
+    fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }

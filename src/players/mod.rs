@@ -20,7 +20,10 @@ mod spec;
 pub use exact::{Exact, Solver, SolverStats, Value};
 pub use greedy::Greedy;
 pub use random::RandomPlayer;
-pub use search::{Search, SearchInfo, SearchLimits, TT_ENTRY_BYTES};
+pub use search::{
+    available_memory, check_tables, ensure_tables, table_bytes, Search, SearchInfo, SearchLimits,
+    TableError, CHECKED_TABLE_BYTES, TT_ENTRY_BYTES,
+};
 pub use spec::{PlayerKind, PlayerSpec, SpecError, EXACT_LIMIT};
 
 use crate::game::{Board, Move};

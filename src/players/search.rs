@@ -35,8 +35,123 @@ pub struct SearchLimits {
     pub nodes: Option<u64>,
     /// Stop after about this long.
     pub time: Option<Duration>,
-    /// log2 of the transposition table's entry count.
+    /// log2 of the transposition table's entry count, from
+    /// [`SearchLimits::MIN_TT_BITS`] to [`SearchLimits::MAX_TT_BITS`].
     pub tt_bits: u32,
+}
+
+impl SearchLimits {
+    /// The smallest table: 2^4 entries.
+    pub const MIN_TT_BITS: u32 = 4;
+    /// The largest table: 2^26 entries, 1.5 GiB per player. A depth-4
+    /// search visits thousands of positions a move and the brain's longest
+    /// turns fill 2^22, so a larger table only costs memory (each game of a
+    /// match runs its own players, two per thread).
+    pub const MAX_TT_BITS: u32 = 26;
+}
+
+/// Bytes of a transposition table of 2^`bits` entries.
+pub fn table_bytes(bits: u32) -> u128 {
+    (TT_ENTRY_BYTES as u128) << bits.min(100)
+}
+
+/// Tables at least this large are checked against the memory available
+/// before they are allocated (64 MiB, 2^22 entries and up).
+pub const CHECKED_TABLE_BYTES: u128 = 64 << 20;
+
+/// Why a table (or the tables of several players) could not be allocated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    #[error(
+        "{what} needs {} for transposition tables, more than half of the {} of memory \
+         available; use a smaller tt",
+        indicatif::HumanBytes(*.bytes as u64),
+        indicatif::HumanBytes(*.available)
+    )]
+    NoRoom {
+        what: String,
+        bytes: u128,
+        available: u64,
+    },
+    #[error(
+        "{what}: the system refused {} for transposition tables (a memory limit such as \
+         ulimit -v?); use a smaller tt",
+        indicatif::HumanBytes(*.bytes as u64)
+    )]
+    Refused { what: String, bytes: u128 },
+}
+
+/// The memory the system can still give without swapping: `MemAvailable`
+/// from `/proc/meminfo` on Linux; `None` elsewhere or when unreadable.
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line
+        .trim_start_matches("MemAvailable:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb.saturating_mul(1024))
+}
+
+/// Checks that tables of 2^`bits` entries, one per item, may be allocated
+/// at once when `available` bytes are free: from [`CHECKED_TABLE_BYTES`]
+/// in all, they may take at most half of it (the rest is for everything
+/// else). `available` `None`: nothing known, nothing refused. `what` names
+/// the tables in the error (`tt=24`).
+///
+/// ```
+/// use mnk::players::check_tables;
+/// assert!(check_tables("tt=16", &[16, 16], Some(1 << 30)).is_ok());
+/// // 2^26 entries take 1.5 GiB: refused with 2 GiB available.
+/// let e = check_tables("tt=26", &[26], Some(2 << 30)).unwrap_err();
+/// assert!(e.to_string().contains("tt=26 needs 1.50 GiB"));
+/// ```
+pub fn check_tables(what: &str, bits: &[u32], available: Option<u64>) -> Result<(), TableError> {
+    let bytes: u128 = bits.iter().map(|&b| table_bytes(b)).sum();
+    match available {
+        Some(available) if bytes >= CHECKED_TABLE_BYTES && bytes > available as u128 / 2 => {
+            Err(TableError::NoRoom {
+                what: what.into(),
+                bytes,
+                available,
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// [`check_tables`] against [`available_memory`], then asks the system
+/// for the address space of all the tables together (without touching
+/// it, so nothing is used): under a limit such as `ulimit -v` that request
+/// fails up front rather than the allocation of a later table.
+pub fn ensure_tables(what: &str, bits: &[u32]) -> Result<(), TableError> {
+    let bytes: u128 = bits.iter().map(|&b| table_bytes(b)).sum();
+    if bytes < CHECKED_TABLE_BYTES {
+        return Ok(());
+    }
+    check_tables(what, bits, available_memory())?;
+    let refused = || TableError::Refused {
+        what: what.into(),
+        bytes,
+    };
+    let n = usize::try_from(bytes).map_err(|_| refused())?;
+    Vec::<u8>::new().try_reserve_exact(n).map_err(|_| refused())
+}
+
+/// A zeroed table of 2^`bits` entries, or an error if the system refuses
+/// the memory (rather than the abort of a failed allocation).
+fn try_table(bits: u32) -> Result<Vec<Entry>, TableError> {
+    let n = 1usize << bits;
+    let mut tt = Vec::new();
+    tt.try_reserve_exact(n).map_err(|_| TableError::Refused {
+        what: format!("tt={bits}"),
+        bytes: table_bytes(bits),
+    })?;
+    tt.resize(n, Entry::default());
+    Ok(tt)
 }
 
 impl Default for SearchLimits {
@@ -98,13 +213,31 @@ pub struct Search {
 }
 
 impl Search {
+    /// A search player; `limits.tt_bits` is clamped to the allowed range.
+    /// For tables that may not fit in memory use [`Search::try_new`].
     pub fn new(weights: Weights, limits: SearchLimits) -> Search {
+        let bits = clamp_bits(limits.tt_bits);
+        Search::with_table(weights, limits, vec![Entry::default(); 1 << bits])
+    }
+
+    /// A search player whose table is checked against the memory available
+    /// ([`check_tables`]) and allocated without aborting on failure.
+    /// `limits.tt_bits` is clamped to the allowed range.
+    pub fn try_new(weights: Weights, limits: SearchLimits) -> Result<Search, TableError> {
+        let bits = clamp_bits(limits.tt_bits);
+        if table_bytes(bits) >= CHECKED_TABLE_BYTES {
+            check_tables(&format!("tt={bits}"), &[bits], available_memory())?;
+        }
+        let tt = try_table(bits)?;
+        Ok(Search::with_table(weights, limits, tt))
+    }
+
+    fn with_table(weights: Weights, limits: SearchLimits, tt: Vec<Entry>) -> Search {
         let rules = weights.game;
-        let bits = limits.tt_bits.clamp(4, 30);
         Search {
             eval: Evaluator::new(weights),
             board: Board::new(rules),
-            tt: vec![Entry::default(); 1 << bits],
+            tt,
             limits,
             name: "search".into(),
             nodes: 0,
@@ -127,7 +260,7 @@ impl Search {
 
     /// Changes the limits (the table is resized if `tt_bits` changed).
     pub fn set_limits(&mut self, limits: SearchLimits) {
-        let bits = limits.tt_bits.clamp(4, 30);
+        let bits = clamp_bits(limits.tt_bits);
         if self.tt.len() != 1 << bits {
             self.tt = vec![Entry::default(); 1 << bits];
         }
@@ -514,6 +647,10 @@ fn centre_out(rules: &crate::game::Rules) -> Vec<u16> {
     let mut cells: Vec<usize> = (0..rules.cells()).collect();
     cells.sort_by_key(|&i| key(i));
     cells.into_iter().map(|i| i as u16).collect()
+}
+
+fn clamp_bits(bits: u32) -> u32 {
+    bits.clamp(SearchLimits::MIN_TT_BITS, SearchLimits::MAX_TT_BITS)
 }
 
 /// Bytes per transposition-table entry, for sizing tables to a memory budget.

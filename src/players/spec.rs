@@ -4,6 +4,7 @@
 //! greedy                         shipped weights for the game
 //! greedy:weights/gomoku.toml     weights from a file
 //! search:depth=4,width=9,weights=runs/x/weights/best.toml,nodes=100000,time=500,tt=18
+//!                                tt: log2 of the table's entries, 4 to 26
 //! exact[:limit=16]               perfect play on small boards
 //! random
 //! ```
@@ -15,7 +16,7 @@
 //! assert!("search:depth=x".parse::<PlayerSpec>().is_err());
 //! ```
 
-use super::{Exact, Greedy, Player, RandomPlayer, Search, SearchLimits};
+use super::{table_bytes, Exact, Greedy, Player, RandomPlayer, Search, SearchLimits, TableError};
 use crate::eval::{Weights, WeightsError};
 use crate::game::Rules;
 use std::fmt;
@@ -49,6 +50,12 @@ pub enum SpecError {
         spec: String,
         #[source]
         source: WeightsError,
+    },
+    #[error("player spec {spec:?}: {source}")]
+    Table {
+        spec: String,
+        #[source]
+        source: TableError,
     },
     #[error("player spec {spec:?}: the exact player cannot solve {rules} ({cells} cells, limit {limit}); raise it with exact:limit=N if you have the time")]
     TooLarge {
@@ -103,21 +110,40 @@ impl PlayerSpec {
         }
     }
 
-    /// Builds the player for a game, loading its weights.
+    /// Builds the player for a game, loading its weights. A search
+    /// player's table is checked against the memory available and
+    /// allocated without aborting ([`Search::try_new`]).
     pub fn build(&self, rules: Rules) -> Result<Box<dyn Player>, SpecError> {
         let w = match self.kind {
             PlayerKind::Greedy | PlayerKind::Search(_) => self.load_weights(rules)?,
             _ => Weights::flat(rules),
         };
-        self.build_with(w)
+        self.make(w, true)
     }
 
     /// Builds the player with the given weights (ignoring `self.weights`).
+    ///
+    /// Unlike [`PlayerSpec::build`], the search player's table is allocated
+    /// as by [`Search::new`], without checking the memory available (a
+    /// caller building many players checks them all at once first, with
+    /// [`PlayerSpec::ensure_memory`]).
     pub fn build_with(&self, weights: Weights) -> Result<Box<dyn Player>, SpecError> {
+        self.make(weights, false)
+    }
+
+    fn make(&self, weights: Weights, checked: bool) -> Result<Box<dyn Player>, SpecError> {
         let rules = weights.game;
         let name = self.to_string();
         Ok(match &self.kind {
             PlayerKind::Greedy => Box::new(Greedy::new(weights).named(name)),
+            PlayerKind::Search(l) if checked => Box::new(
+                Search::try_new(weights, l.clone())
+                    .map_err(|source| SpecError::Table {
+                        spec: name.clone(),
+                        source,
+                    })?
+                    .named(name),
+            ),
             PlayerKind::Search(l) => Box::new(Search::new(weights, l.clone()).named(name)),
             PlayerKind::Exact { limit } => {
                 if rules.cells() > *limit {
@@ -131,6 +157,41 @@ impl PlayerSpec {
                 Box::new(Exact::with_limit(rules, *limit))
             }
             PlayerKind::Random => Box::new(RandomPlayer),
+        })
+    }
+
+    /// log2 of the transposition table's size, for a search player.
+    pub fn table_bits(&self) -> Option<u32> {
+        match &self.kind {
+            PlayerKind::Search(l) => Some(l.tt_bits),
+            _ => None,
+        }
+    }
+
+    /// Checks that `copies` of each of these players can hold their tables
+    /// at once (a match gives every worker thread its own pair), with
+    /// [`ensure_tables`](super::ensure_tables): within half the memory
+    /// available and within the process's address-space limit. Building
+    /// one player checks only its own table.
+    pub fn ensure_memory(specs: &[&PlayerSpec], copies: usize) -> Result<(), SpecError> {
+        let one: Vec<u32> = specs.iter().filter_map(|s| s.table_bits()).collect();
+        if one.is_empty() {
+            return Ok(());
+        }
+        let all: Vec<u32> = (0..copies).flat_map(|_| one.iter().copied()).collect();
+        let tables: Vec<String> = one.iter().map(|b| format!("tt={b}")).collect();
+        let what = match copies {
+            1 => format!("{} in the one worker thread", tables.join(" and ")),
+            n => format!("{} in each of {n} worker threads", tables.join(" and ")),
+        };
+        super::ensure_tables(&what, &all).map_err(|source| SpecError::Table {
+            spec: specs
+                .iter()
+                .filter(|s| s.table_bits().is_some())
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(" and "),
+            source,
         })
     }
 
@@ -211,9 +272,22 @@ impl FromStr for PlayerSpec {
                     l.time = Some(Duration::from_millis(num("milliseconds")?));
                 }
                 (PlayerKind::Search(l), "tt") => {
-                    let b = num("log2 of table entries, 4 to 30")?;
-                    if !(4..=30).contains(&b) {
-                        return Err(bad(key, value, "log2 of table entries, 4 to 30"));
+                    let (lo, hi) = (SearchLimits::MIN_TT_BITS, SearchLimits::MAX_TT_BITS);
+                    let range = format!(
+                        "log2 of table entries, {lo} to {hi} (tt={hi} takes {} per player)",
+                        indicatif::HumanBytes(table_bytes(hi) as u64)
+                    );
+                    let b = num(&range)?;
+                    if !(lo as u64..=hi as u64).contains(&b) {
+                        let need = if b < 64 {
+                            format!(
+                                "; tt={b} would need {}",
+                                indicatif::HumanBytes(table_bytes(b as u32) as u64)
+                            )
+                        } else {
+                            String::new()
+                        };
+                        return Err(bad(key, value, &format!("{range}{need}")));
                     }
                     l.tt_bits = b as u32;
                 }
