@@ -23,8 +23,8 @@ mod save;
 mod session;
 
 pub use command::{Command, CommandError, HELP};
-pub use driver::{run, Terminal, CLEAR_SCREEN};
+pub use driver::{run, Driver, Interrupted, Terminal, CLEAR_SCREEN};
 pub use render::{glyph, render_board, strip_ansi, winning_line, Marks, Style};
 pub use replay::Replay;
 pub use save::{append_games, SaveTarget, Saved};
-pub use session::{describe_rules, Config, Out, SeatKind, Session, SessionError, Turn};
+pub use session::{describe_rules, AiTurn, Config, Out, SeatKind, Session, SessionError, Turn};
