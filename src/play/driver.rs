@@ -287,6 +287,73 @@ mod tests {
         assert_eq!(s.board().ply(), 2);
     }
 
+    /// An output that the test can read while a driver writes to it.
+    #[derive(Clone, Default)]
+    struct Shared(std::sync::Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().write(buf)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Shared {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+    }
+
+    #[test]
+    fn interrupted_while_waiting_for_a_line() {
+        let config = Config {
+            rules: Rules::TICTACTOE,
+            black: SeatKind::Human("me".into()),
+            white: SeatKind::Ai("greedy".parse().unwrap()),
+            hint: "greedy".parse().unwrap(),
+            records: None,
+            sgf: None,
+            seed: 5,
+            style: Style::PLAIN,
+        };
+        let out = Shared::default();
+        let driver = Driver::new(
+            Session::new(config).unwrap(),
+            out.clone(),
+            Terminal::default(),
+        );
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        std::thread::scope(|scope| {
+            let playing = scope.spawn(|| driver.run(std::io::BufReader::new(reader)));
+            writer.write_all(b"b2\n").unwrap();
+            let start = std::time::Instant::now();
+            while !out.text().contains("Move 3: your move") || !out.text().ends_with("> ") {
+                assert!(start.elapsed().as_secs() < 60, "{}", out.text());
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let mut stopped = driver.interrupt();
+            assert!(stopped.output_error().is_none());
+            write!(stopped.output(), "(the end)").unwrap();
+            drop(stopped);
+            // A line typed after the interruption is not played.
+            writer.write_all(b"a1\n").unwrap();
+            playing.join().unwrap().unwrap();
+        });
+        let (session, _) = driver.into_inner();
+        assert_eq!(session.board().ply(), 2);
+        assert_eq!(session.turn(), Turn::Done);
+        assert!(
+            out.text().ends_with(
+                "Your move (X) > \nInterrupted: stopping.\n\
+                 The game is not recorded (no records file).\n(the end)"
+            ),
+            "{}",
+            out.text()
+        );
+    }
+
     #[test]
     fn a_terminal_gets_redrawn_screens() {
         let config = Config {

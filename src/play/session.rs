@@ -979,6 +979,37 @@ mod tests {
     }
 
     #[test]
+    fn interrupted_while_the_ai_thinks() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let ai = SeatKind::Ai("greedy".parse().unwrap());
+        let mut s = Session::new(Config {
+            records: Some(path.clone()),
+            ..config(human(), ai)
+        })
+        .unwrap();
+        s.input("b2");
+        let mut turn = s.take_ai_turn().expect("greedy is to move");
+        assert!(s.take_ai_turn().is_none(), "the player is away");
+        texts(&mut s);
+        s.interrupt();
+        assert_eq!(
+            texts(&mut s),
+            format!(
+                "Interrupted: stopping.\nSaved the game (unfinished), 1 move, to {} (game 1).",
+                path.display()
+            )
+        );
+        turn.think();
+        s.finish_ai_turn(turn).unwrap();
+        assert_eq!(s.board().ply(), 1, "the move came too late");
+        assert_eq!(s.turn(), Turn::Done);
+        assert_eq!(s.actor(Color::White), "greedy");
+        let games = crate::records::read_records(&path, Rules::TICTACTOE).unwrap();
+        assert_eq!((games.len(), games[0].plies()), (1, 1));
+    }
+
+    #[test]
     fn resign_and_swap() {
         let ai = SeatKind::Ai("random".parse().unwrap());
         let mut s = Session::new(config(human(), ai)).unwrap();
