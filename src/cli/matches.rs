@@ -244,6 +244,10 @@ fn save_games(setup: &Setup, report: &MatchReport) -> Result<()> {
     if setup.record_files.is_empty() {
         return Ok(());
     }
+    if report.games.is_empty() {
+        println!("No game had ended, so none was saved.");
+        return Ok(());
+    }
     let date = crate::records::utc_now();
     let (name_a, name_b) = &setup.names;
     let games: Vec<Record> = report
