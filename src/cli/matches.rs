@@ -111,8 +111,9 @@ pub fn run(a: Args) -> Result<()> {
         // A match whose games are saved already just stops.
         if !finished.saved {
             let report = MatchReport::from_games(std::mem::take(&mut finished.games));
+            // A line of its own, after the ^C a terminal shows.
             println!(
-                "Interrupted after {} of {} games.",
+                "\nInterrupted after {} of {} games.",
                 report.games.len(),
                 setup2.total_games
             );

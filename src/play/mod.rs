@@ -5,13 +5,15 @@
 //! This is a library so that it can be tested without a terminal:
 //! [`Session`] holds the games of one `mnk play` run and is driven one
 //! input line or one AI move at a time; [`run`] drives it over any
-//! `BufRead` and `Write`; [`render_board`] draws a board as a `String`;
+//! `BufRead` and `Write`, and a [`Driver`] does so while letting another
+//! thread (Ctrl-C) stop it and save the game; [`render_board`] draws a
+//! board as a `String`;
 //! [`Replay`] steps through a [`Record`](crate::records::Record). The
 //! command line (`src/cli/play.rs`, `replay.rs`) only wires them to stdin
 //! and stdout.
 //!
-//! Games are saved when they end, when the player quits and at the end of
-//! input, to the session's records file (the CSV layout of
+//! Games are saved when they end, when the player quits, at the end of
+//! input and on Ctrl-C, to the session's records file (the CSV layout of
 //! [`crate::records`]) and optionally an SGF file; `save` during a game
 //! writes it early and later saves update that entry ([`SaveTarget`]).
 
