@@ -114,7 +114,9 @@ impl MatchReport {
     ///     game(4, false, Color::White),
     ///     game(4, true, Color::Black),
     /// ]);
-    /// assert_eq!(report.tally.to_string(), "W 2 D 0 L 1 (66.7%) Elo +120.4 ± 1153.5; Ptnml(0-2) [0, 0, 0, 0, 1] (100.0%)");
+    /// use mnk::arena::stats::{Pentanomial, Tally};
+    /// assert_eq!(report.tally.games, Tally::new(2, 0, 1));
+    /// assert_eq!(report.tally.pairs, Pentanomial::new([0, 0, 0, 0, 1]));
     /// let order: Vec<_> = report.games.iter().map(|g| g.order()).collect();
     /// assert_eq!(order, [(4, false), (4, true), (7, false)]);
     /// assert_eq!(report.plies, 27);

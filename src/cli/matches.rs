@@ -135,10 +135,14 @@ pub fn run(a: Args) -> Result<()> {
     .context("cannot handle Ctrl-C")?;
     let on_game = |g: &PlayedGame| {
         let mut finished = lock(&sink);
-        let mut g = g.clone();
-        if !finished.keep_moves {
-            g.moves = Vec::new();
-        }
+        let g = if finished.keep_moves {
+            g.clone()
+        } else {
+            PlayedGame {
+                moves: Vec::new(),
+                ..*g
+            }
+        };
         finished.games.push(g);
     };
     let play = |chunk: &[Opening], first: usize| {
