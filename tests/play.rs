@@ -1,5 +1,8 @@
 //! `mnk play` driven through a pipe, as a script would drive it.
 
+mod live;
+
+use live::Live;
 use mnk::game::{Color, Outcome, Rules};
 use mnk::records::read_records;
 use std::io::Write;
@@ -355,4 +358,153 @@ fn undo_after_the_end_plays_on_and_updates_the_saved_game() {
     let games = read_records(dir.path().join("r.csv"), Rules::GOMOKU).unwrap();
     assert_eq!(games.len(), 1, "the entry was updated, not duplicated");
     assert_eq!(games[0].result, Some(Outcome::Win(Color::White)));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_saves_the_game_as_unfinished() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "play",
+        "-g",
+        "tictactoe",
+        "--seed",
+        "1",
+        "--records",
+        "r.csv",
+        "--sgf",
+        "r.sgf",
+    ];
+    let mut p = Live::start(dir.path(), &args);
+    p.wait_for("Your move (X) > ");
+    p.send("b2");
+    // Greedy has answered and the prompt waits for the next move.
+    p.wait_until("the second prompt", |out| {
+        out.contains("Move 3: your move") && out.ends_with("Your move (X) > ")
+    });
+    p.interrupt();
+    let end = p.finish();
+    assert_eq!(end.status.code(), Some(130), "{}{}", end.stdout, end.stderr);
+    assert!(
+        end.stdout.ends_with(
+            "Your move (X) > \nInterrupted: stopping.\n\
+             Saved the game (unfinished), 2 moves, to r.csv (game 1) and r.sgf (game 1).\n"
+        ),
+        "{}",
+        end.stdout
+    );
+    let csv = std::fs::read_to_string(dir.path().join("r.csv")).unwrap();
+    assert!(csv.ends_with("\n0\n1,1\n2,2\n2,-1\n"), "{csv}");
+    for file in ["r.csv", "r.sgf"] {
+        let games = read_records(dir.path().join(file), Rules::GOMOKU).unwrap();
+        assert_eq!(games.len(), 1, "{file}");
+        let g = &games[0];
+        assert_eq!(g.rules, Rules::TICTACTOE);
+        assert_eq!(g.result, None, "{file}: unfinished");
+        let moves: Vec<String> = g.moves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(moves, ["b2", "c3"], "{file}");
+    }
+
+    // Before any move there is nothing to save; the clock seed is still
+    // shown, so the AI's choices can be repeated.
+    let mut p = Live::start(
+        dir.path(),
+        &["play", "-g", "tictactoe", "--records", "n.csv"],
+    );
+    p.wait_for("Your move (X) > ");
+    p.interrupt();
+    let end = p.finish();
+    assert_eq!(end.status.code(), Some(130));
+    assert!(
+        end.stdout.contains(
+            "\nInterrupted: stopping.\nNo moves were played, so there is nothing to save.\n(AI seed "
+        ),
+        "{}",
+        end.stdout
+    );
+    assert!(
+        end.stdout.ends_with(" repeats its choices)\n"),
+        "{}",
+        end.stdout
+    );
+    assert!(!dir.path().join("n.csv").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_at_play_again_keeps_the_saved_game_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["play", "-g", "tictactoe", "-m", "hvh", "--records", "r.csv"];
+    let mut p = Live::start(dir.path(), &args);
+    for m in ["a1", "a2", "b1", "b2", "c1"] {
+        p.send(m);
+    }
+    p.wait_for("Play again? y(es), n(o) or s(wap colours) > ");
+    p.interrupt();
+    let end = p.finish();
+    assert_eq!(end.status.code(), Some(130), "{}{}", end.stdout, end.stderr);
+    assert!(
+        end.stdout
+            .contains("Saved the game, 5 moves, to r.csv (game 1).\n"),
+        "{}",
+        end.stdout
+    );
+    assert!(
+        end.stdout
+            .ends_with("s(wap colours) > \nInterrupted: stopping.\n"),
+        "{}",
+        end.stdout
+    );
+    let games = read_records(dir.path().join("r.csv"), Rules::GOMOKU).unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].result, Some(Outcome::Win(Color::Black)));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_ai_against_ai_and_saves_the_moves_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    let watch = |delay: &str, records: &str| {
+        let args = [
+            "play",
+            "-m",
+            "ava",
+            "--seed",
+            "3",
+            "--delay",
+            delay,
+            "--records",
+            records,
+        ];
+        args.map(String::from)
+    };
+    let args = watch("200", "stopped.csv");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut p = Live::start(dir.path(), &args);
+    p.wait_for("Move 4: ");
+    p.interrupt();
+    let end = p.finish();
+    assert_eq!(end.status.code(), Some(130), "{}{}", end.stdout, end.stderr);
+    let (_, tail) = end
+        .stdout
+        .rsplit_once("\nInterrupted: stopping.\nSaved the game (unfinished), ")
+        .unwrap_or_else(|| panic!("no save message:\n{}", end.stdout));
+    let (n, rest) = tail.split_once(" moves, ").unwrap();
+    assert_eq!(rest, "to stopped.csv (game 1).\n");
+    let n: usize = n.parse().unwrap();
+    assert!(n >= 3, "{n} moves");
+    let stopped = read_records(dir.path().join("stopped.csv"), Rules::GOMOKU).unwrap();
+    assert_eq!(stopped.len(), 1);
+    assert_eq!(stopped[0].result, None);
+    assert_eq!(stopped[0].plies(), n);
+
+    // The same game played to its end begins with the saved moves.
+    let args = watch("0", "full.csv");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let r = mnk(dir.path(), &args, "");
+    assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
+    let full = read_records(dir.path().join("full.csv"), Rules::GOMOKU).unwrap();
+    assert!(full[0].result.is_some());
+    assert!(full[0].plies() > n);
+    assert_eq!(stopped[0].moves[..], full[0].moves[..n]);
 }

@@ -5,6 +5,11 @@
 //! outcome of a match never depends on the number of threads or on which
 //! thread played which game. Players are built once per worker thread and
 //! reset between games ([`Player::new_game`]).
+//!
+//! [`run_match_observed`] also hands each game to a callback the moment it
+//! ends (in whatever order the threads finish them); [`MatchReport::from_games`]
+//! puts such games back in match order, which is how `mnk match` keeps the
+//! games of a match stopped by Ctrl-C.
 
 use super::game::{play_game, GameError};
 use super::openings::Opening;
@@ -13,6 +18,7 @@ use crate::game::{Board, Color, Move, Outcome, Rules};
 use crate::players::{Player, Rng};
 use rand::SeedableRng;
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// Mixes values into a seed (SplitMix64 finaliser over a running hash).
@@ -42,6 +48,30 @@ pub struct PlayedGame {
     pub outcome: Outcome,
 }
 
+impl PlayedGame {
+    /// The result for player A.
+    pub fn a_result(&self) -> Res {
+        result_for(
+            self.outcome,
+            if self.a_black {
+                Color::Black
+            } else {
+                Color::White
+            },
+        )
+    }
+
+    /// The game's place in its match: the openings in order, A's black
+    /// game first (the order of [`MatchReport::games`]).
+    pub fn order(&self) -> (usize, bool) {
+        (self.opening, !self.a_black)
+    }
+}
+
+/// Called with each game of a match the moment it ends, on the thread that
+/// played it: games of different openings come in no particular order.
+pub type OnGame<'a> = &'a (dyn Fn(&PlayedGame) + Sync);
+
 /// The result of a match, from player A's view.
 #[derive(Clone, Debug, Default)]
 pub struct MatchReport {
@@ -61,6 +91,54 @@ impl MatchReport {
         self.plies += other.plies;
         self.games.extend(other.games);
         self.elapsed += other.elapsed;
+    }
+
+    /// The report of some games of a match, such as those that ended
+    /// before it was stopped, put in match order: an opening whose two
+    /// games are both there counts as a pair, a lone game as a single game.
+    /// `elapsed` is left at zero.
+    ///
+    /// ```
+    /// use mnk::arena::{MatchReport, PlayedGame};
+    /// use mnk::game::{Color, Outcome};
+    /// let game = |opening, a_black, winner| PlayedGame {
+    ///     opening,
+    ///     a_black,
+    ///     moves: vec!["h8".parse().unwrap(); 9],
+    ///     outcome: Outcome::Win(winner),
+    /// };
+    /// // Opening 4's games (A won with black and with white), then
+    /// // opening 7's first game (A lost), in the order they ended.
+    /// let report = MatchReport::from_games([
+    ///     game(7, true, Color::White),
+    ///     game(4, false, Color::White),
+    ///     game(4, true, Color::Black),
+    /// ]);
+    /// use mnk::arena::stats::{Pentanomial, Tally};
+    /// assert_eq!(report.tally.games, Tally::new(2, 0, 1));
+    /// assert_eq!(report.tally.pairs, Pentanomial::new([0, 0, 0, 0, 1]));
+    /// let order: Vec<_> = report.games.iter().map(|g| g.order()).collect();
+    /// assert_eq!(order, [(4, false), (4, true), (7, false)]);
+    /// assert_eq!(report.plies, 27);
+    /// ```
+    pub fn from_games(games: impl IntoIterator<Item = PlayedGame>) -> MatchReport {
+        let by_order: BTreeMap<(usize, bool), PlayedGame> =
+            games.into_iter().map(|g| (g.order(), g)).collect();
+        let mut report = MatchReport::default();
+        let mut games = by_order.into_values().peekable();
+        while let Some(g) = games.next() {
+            report.plies += g.moves.len() as u64;
+            let partner = games
+                .next_if(|h| h.opening == g.opening)
+                .inspect(|h| report.plies += h.moves.len() as u64);
+            match &partner {
+                Some(h) => report.tally.add_pair(g.a_result(), h.a_result()),
+                None => report.tally.add_single(g.a_result()),
+            }
+            report.games.push(g);
+            report.games.extend(partner);
+        }
+        report
     }
 }
 
@@ -87,6 +165,44 @@ pub fn run_match(
     seed: u64,
     keep_games: bool,
 ) -> Result<MatchReport, GameError> {
+    let kept = if keep_games { Kept::All } else { Kept::None };
+    play_match(rules, openings, first_opening, make_a, make_b, seed, kept)
+}
+
+/// [`run_match`], handing every game to `on_game` the moment it ends
+/// instead of keeping it in the report (whose `games` stay empty): for a
+/// progress line, or to keep the games played so far of a match that may
+/// be stopped. The games and the report are the same as [`run_match`]'s.
+pub fn run_match_observed(
+    rules: Rules,
+    openings: &[Opening],
+    first_opening: usize,
+    make_a: Factory,
+    make_b: Factory,
+    seed: u64,
+    on_game: OnGame,
+) -> Result<MatchReport, GameError> {
+    let kept = Kept::Observed(on_game);
+    play_match(rules, openings, first_opening, make_a, make_b, seed, kept)
+}
+
+/// What becomes of the games of a match.
+#[derive(Clone, Copy)]
+enum Kept<'a> {
+    None,
+    All,
+    Observed(OnGame<'a>),
+}
+
+fn play_match(
+    rules: Rules,
+    openings: &[Opening],
+    first_opening: usize,
+    make_a: Factory,
+    make_b: Factory,
+    seed: u64,
+    keep: Kept,
+) -> Result<MatchReport, GameError> {
     let start = Instant::now();
     type PairResult = Result<(Res, Res, u64, Vec<PlayedGame>), GameError>;
     let per_opening: Vec<PairResult> = openings
@@ -107,13 +223,16 @@ pub fn run_match(
                     };
                     let o = play_game(rules, op, black.as_mut(), white.as_mut(), board, &mut rng)?;
                     plies += board.ply() as u64;
-                    if keep_games {
-                        kept.push(PlayedGame {
-                            opening: first_opening + i,
-                            a_black,
-                            moves: board.moves().collect(),
-                            outcome: o,
-                        });
+                    let game = || PlayedGame {
+                        opening: first_opening + i,
+                        a_black,
+                        moves: board.moves().collect(),
+                        outcome: o,
+                    };
+                    match keep {
+                        Kept::None => {}
+                        Kept::All => kept.push(game()),
+                        Kept::Observed(on_game) => on_game(&game()),
                     }
                     Ok(o)
                 };

@@ -9,8 +9,8 @@ pub mod stats;
 
 pub use game::{play_game, GameError};
 pub use matches::{
-    derive_seed, game_rng, round_robin, run_match, Factory, MatchReport, PlayedGame,
-    RoundRobinReport,
+    derive_seed, game_rng, round_robin, run_match, run_match_observed, Factory, MatchReport,
+    OnGame, PlayedGame, RoundRobinReport,
 };
 pub use openings::{
     load_openings, random_opening, random_openings, Opening, OpeningError, OpeningStyle,

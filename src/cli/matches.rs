@@ -1,12 +1,17 @@
-//! `mnk match A B`: two players over paired openings.
+//! `mnk match A B`: two players over paired openings. Ctrl-C saves the
+//! games played so far to the records files and gives the result so far.
 
 use crate::arena::stats::{SprtParams, SprtStatus};
-use crate::arena::{self, load_openings, random_openings, MatchReport, Opening, OpeningStyle};
+use crate::arena::{
+    self, load_openings, random_openings, MatchReport, Opening, OpeningStyle, PlayedGame,
+};
 use crate::game::Rules;
 use crate::players::{Player, PlayerSpec};
 use crate::records::Record;
 use anyhow::{Context, Result};
+use std::io::Write;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -89,9 +94,66 @@ pub fn run(a: Args) -> Result<()> {
     let make_a = move || -> Box<dyn Player> { sa.build(rules).expect("built once already") };
     let make_b = move || -> Box<dyn Player> { sb.build(rules).expect("built once already") };
     let keep_games = !record_files.is_empty();
+    // Every game is gathered here as it ends, so that Ctrl-C can save the
+    // games played so far and give the result so far.
+    let sink = Arc::new(Mutex::new(Finished {
+        games: Vec::new(),
+        keep_moves: keep_games,
+        saved: false,
+    }));
+    let setup = Arc::new(Setup {
+        rules,
+        names: (a.a.to_string(), a.b.to_string()),
+        shown: (pa.name(), pb.name()),
+        record_files: record_files.iter().map(|p| p.to_path_buf()).collect(),
+        total_games: 2 * openings.len(),
+    });
+    let (on_ctrl_c, setup2) = (Arc::clone(&sink), Arc::clone(&setup));
+    ctrlc::set_handler(move || {
+        let mut finished = lock(&on_ctrl_c);
+        // A match whose games are saved already just stops.
+        if !finished.saved {
+            let report = MatchReport::from_games(std::mem::take(&mut finished.games));
+            // A line of its own, after the ^C a terminal shows.
+            println!(
+                "\nInterrupted after {} of {} games.",
+                report.games.len(),
+                setup2.total_games
+            );
+            let code = match save_games(&setup2, &report) {
+                Ok(()) => 130,
+                Err(e) => {
+                    eprintln!("error: {e:#}");
+                    1
+                }
+            };
+            print_result(&setup2, &report);
+            let _ = std::io::stdout().flush();
+            // Exits with the games still locked: no thread adds to them or
+            // saves them again.
+            std::process::exit(code);
+        }
+        std::process::exit(130);
+    })
+    .context("cannot handle Ctrl-C")?;
+    let on_game = |g: &PlayedGame| {
+        let mut finished = lock(&sink);
+        let g = if finished.keep_moves {
+            g.clone()
+        } else {
+            PlayedGame {
+                moves: Vec::new(),
+                ..*g
+            }
+        };
+        finished.games.push(g);
+    };
+    let play = |chunk: &[Opening], first: usize| {
+        arena::run_match_observed(rules, chunk, first, &make_a, &make_b, a.seed, &on_game)
+            .context("a game could not be played")
+    };
     let report = match &a.sprt {
-        None => arena::run_match(rules, &openings, 0, &make_a, &make_b, a.seed, keep_games)
-            .context("a game could not be played")?,
+        None => play(&openings, 0)?,
         Some(sprt) => {
             anyhow::ensure!(a.batch >= 1, "--batch must be at least 1");
             let (lower, upper) = sprt.bounds();
@@ -101,16 +163,7 @@ pub fn run(a: Args) -> Result<()> {
             for (i, chunk) in openings.chunks(a.batch).enumerate() {
                 // Seeding by opening index makes a batched match play the
                 // same games as an unbatched one.
-                let part = arena::run_match(
-                    rules,
-                    chunk,
-                    i * a.batch,
-                    &make_a,
-                    &make_b,
-                    a.seed,
-                    keep_games,
-                )
-                .context("a game could not be played")?;
+                let part = play(chunk, i * a.batch)?;
                 report.merge(part);
                 llr = sprt.llr_pentanomial(&report.tally.pairs);
                 status = sprt.decide(llr);
@@ -148,42 +201,16 @@ pub fn run(a: Args) -> Result<()> {
             report
         }
     };
-    if keep_games {
-        let date = crate::records::utc_now();
-        let (name_a, name_b) = (a.a.to_string(), a.b.to_string());
-        let games: Vec<Record> = report
-            .games
-            .iter()
-            .map(|g| {
-                let (black, white) = if g.a_black {
-                    (&name_a, &name_b)
-                } else {
-                    (&name_b, &name_a)
-                };
-                Record {
-                    rules,
-                    moves: g.moves.clone(),
-                    result: Some(g.outcome),
-                    black: black.clone(),
-                    white: white.clone(),
-                    date: Some(date.clone()),
-                }
-            })
-            .collect();
-        for path in &record_files {
-            let total = crate::play::append_games(path, &games, rules)?;
-            println!(
-                "{} games appended to {} ({total} games in the file)",
-                games.len(),
-                path.display()
-            );
-        }
+    {
+        // Saved with the games locked, so that a Ctrl-C now cannot save
+        // them a second time.
+        let mut finished = lock(&sink);
+        finished.saved = true;
+        let games = MatchReport::from_games(std::mem::take(&mut finished.games));
+        save_games(&setup, &games)?;
     }
+    print_result(&setup, &report);
     let t = &report.tally;
-    println!("A = {}", pa.name());
-    println!("B = {}", pb.name());
-    println!("A's result: {}", t.games);
-    println!("A's pairs:  {}", t.pairs);
     let secs = report.elapsed.as_secs_f64().max(1e-9);
     println!(
         "{} games in {:.2}s ({:.0} games/s), mean {:.1} plies per game",
@@ -193,4 +220,78 @@ pub fn run(a: Args) -> Result<()> {
         report.plies as f64 / t.games.games().max(1) as f64
     );
     Ok(())
+}
+
+/// What the end of a match, or Ctrl-C, needs to save and report.
+struct Setup {
+    rules: Rules,
+    /// Player A's and B's specs, as recorded.
+    names: (String, String),
+    /// Their names, as shown.
+    shown: (String, String),
+    record_files: Vec<PathBuf>,
+    total_games: usize,
+}
+
+/// The games that have ended, in the order they ended.
+struct Finished {
+    games: Vec<PlayedGame>,
+    /// Moves are kept only for the records files.
+    keep_moves: bool,
+    /// Whether the games went to the records files already (or failed to).
+    saved: bool,
+}
+
+/// A panic on another thread must not stop the games from being saved.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Appends the report's games (in match order) to every records file.
+fn save_games(setup: &Setup, report: &MatchReport) -> Result<()> {
+    if setup.record_files.is_empty() {
+        return Ok(());
+    }
+    if report.games.is_empty() {
+        println!("No game had ended, so none was saved.");
+        return Ok(());
+    }
+    let date = crate::records::utc_now();
+    let (name_a, name_b) = &setup.names;
+    let games: Vec<Record> = report
+        .games
+        .iter()
+        .map(|g| {
+            let (black, white) = if g.a_black {
+                (name_a, name_b)
+            } else {
+                (name_b, name_a)
+            };
+            Record {
+                rules: setup.rules,
+                moves: g.moves.clone(),
+                result: Some(g.outcome),
+                black: black.clone(),
+                white: white.clone(),
+                date: Some(date.clone()),
+            }
+        })
+        .collect();
+    for path in &setup.record_files {
+        let total = crate::play::append_games(path, &games, setup.rules)?;
+        println!(
+            "{} games appended to {} ({total} games in the file)",
+            games.len(),
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+fn print_result(setup: &Setup, report: &MatchReport) {
+    let t = &report.tally;
+    println!("A = {}", setup.shown.0);
+    println!("B = {}", setup.shown.1);
+    println!("A's result: {}", t.games);
+    println!("A's pairs:  {}", t.pairs);
 }

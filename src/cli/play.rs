@@ -1,14 +1,16 @@
 //! `mnk play`: human vs AI, human vs human, or AI vs AI in the terminal.
 //! The game itself lives in [`crate::play`]; this file turns the options
-//! into a [`Config`] and wires stdin and stdout to [`crate::play::run`].
+//! into a [`Config`], wires stdin and stdout to a [`Driver`], and lets
+//! Ctrl-C save the game in progress.
 
 use crate::game::{Color, Rules};
-use crate::play::{self, Config, SeatKind, Session, Style, Terminal};
+use crate::play::{Config, Driver, SeatKind, Session, Style, Terminal};
 use crate::players::{PlayerKind, PlayerSpec};
 use anyhow::{Context, Result};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
@@ -186,7 +188,7 @@ pub fn run(a: Args) -> Result<()> {
         seed,
         style,
     };
-    let mut session = Session::new(config).context("cannot start the game")?;
+    let session = Session::new(config).context("cannot start the game")?;
     let term = Terminal {
         clear: out_tty && !a.scroll && std::env::var("TERM").ok().as_deref() != Some("dumb"),
         echo: !stdin.is_terminal(),
@@ -196,14 +198,33 @@ pub fn run(a: Args) -> Result<()> {
             Duration::ZERO
         },
     };
-    play::run(&mut session, stdin.lock(), stdout.lock(), term)?;
-    if any_ai && a.seed.is_none() {
-        println!(
-            "{}",
-            style.dim(&format!(
-                "(AI seed {seed}: --seed {seed} repeats its choices)"
-            ))
-        );
+    let seed_note = (any_ai && a.seed.is_none()).then(|| {
+        style.dim(&format!(
+            "(AI seed {seed}: --seed {seed} repeats its choices)"
+        ))
+    });
+    let driver = Arc::new(Driver::new(session, stdout, term));
+    // Ctrl-C saves the game as unfinished, as the end of input does, and
+    // exits with the conventional 130 (128 + SIGINT).
+    let on_ctrl_c = Arc::clone(&driver);
+    let note = seed_note.clone();
+    ctrlc::set_handler(move || {
+        let mut stopped = on_ctrl_c.interrupt();
+        if let Some(e) = stopped.output_error() {
+            eprintln!("error: interrupted: cannot write to the terminal: {e}");
+        }
+        if let Some(note) = &note {
+            let _ = writeln!(stopped.output(), "{note}");
+            let _ = stopped.output().flush();
+        }
+        // Exits with the session still locked: the playing thread never
+        // goes on after the save.
+        std::process::exit(130);
+    })
+    .context("cannot handle Ctrl-C")?;
+    driver.run(stdin.lock())?;
+    if let Some(note) = seed_note {
+        println!("{note}");
     }
     Ok(())
 }

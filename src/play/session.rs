@@ -74,6 +74,25 @@ pub enum Turn {
     Done,
 }
 
+/// An AI player choosing its move away from the session: see
+/// [`Session::take_ai_turn`].
+pub struct AiTurn {
+    color: Color,
+    player: Box<dyn Player>,
+    board: Board,
+    rng: Rng,
+    choice: Option<Result<Move, PlayerError>>,
+}
+
+impl AiTurn {
+    /// Chooses the move (the slow part), touching nothing of the session.
+    pub fn think(&mut self) {
+        if self.choice.is_none() {
+            self.choice = Some(self.player.choose(&self.board, &mut self.rng));
+        }
+    }
+}
+
 /// Why a session could not start or go on.
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
@@ -112,8 +131,11 @@ pub enum SessionError {
 /// One side of the board in a session.
 struct Seat {
     kind: SeatKind,
-    /// Built for AI seats.
+    /// Built for AI seats; away while it thinks ([`Session::take_ai_turn`]).
     player: Option<Box<dyn Player>>,
+    /// The AI player's name, kept here so that it can be shown while the
+    /// player is away.
+    ai_name: Option<String>,
 }
 
 impl Seat {
@@ -122,7 +144,12 @@ impl Seat {
             SeatKind::Ai(spec) => Some(spec.build(rules)?),
             SeatKind::Human(_) => None,
         };
-        Ok(Seat { kind, player })
+        let ai_name = player.as_ref().map(|p| p.name());
+        Ok(Seat {
+            kind,
+            player,
+            ai_name,
+        })
     }
 
     fn is_human(&self) -> bool {
@@ -304,42 +331,107 @@ impl Session {
     /// The end of input: a game in progress is saved as unfinished and the
     /// session ends.
     pub fn end_of_input(&mut self) {
-        if self.phase == Phase::Playing {
-            self.text("End of input: stopping.".to_string());
+        self.stop("End of input: stopping.");
+    }
+
+    /// An interruption (Ctrl-C): as at the end of input, a game in progress
+    /// is saved as unfinished and the session ends.
+    pub fn interrupt(&mut self) {
+        self.stop("Interrupted: stopping.");
+    }
+
+    fn stop(&mut self, why: &str) {
+        let was = self.phase;
+        self.phase = Phase::Done;
+        if was != Phase::Done {
+            self.text(why.to_string());
+        }
+        if was == Phase::Playing {
             self.save_all("");
         }
-        self.phase = Phase::Done;
     }
 
     /// Lets the AI whose turn it is move. On an error the game is saved as
     /// unfinished and the session ends.
     pub fn ai_move(&mut self) -> Result<(), SessionError> {
+        match self.take_ai_turn() {
+            Some(mut turn) => {
+                turn.think();
+                self.finish_ai_turn(turn)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// [`Session::ai_move`] in two steps, so that the AI can think while the
+    /// session stays free (to be saved on Ctrl-C, say): this takes the AI
+    /// player whose turn it is out of the session, with a copy of the
+    /// position and the game's generator; [`AiTurn::think`] chooses the
+    /// move; [`Session::finish_ai_turn`] plays it. `None` when no AI is to
+    /// move.
+    pub fn take_ai_turn(&mut self) -> Option<AiTurn> {
         let Turn::Ai(color) = self.turn() else {
-            return Ok(());
+            return None;
         };
+        let player = self.seats[color.index()].player.take()?;
+        let rng = std::mem::replace(&mut self.rng, game_rng(self.seed, &[]));
+        Some(AiTurn {
+            color,
+            player,
+            board: self.board.clone(),
+            rng,
+            choice: None,
+        })
+    }
+
+    /// Gives the player of [`Session::take_ai_turn`] back and plays its move
+    /// (choosing it first if [`AiTurn::think`] was not called). If the
+    /// session went on meanwhile (it was interrupted), the move is dropped.
+    /// On an error the game is saved as unfinished and the session ends.
+    pub fn finish_ai_turn(&mut self, turn: AiTurn) -> Result<(), SessionError> {
+        let AiTurn {
+            color,
+            mut player,
+            board,
+            mut rng,
+            choice,
+        } = turn;
+        let choice = choice.unwrap_or_else(|| player.choose(&board, &mut rng));
+        let name = player.name();
+        let current = self.turn() == Turn::Ai(color)
+            && self.board.ply() == board.ply()
+            && self.board.hash() == board.hash();
         let seat = &mut self.seats[color.index()];
-        let Some(player) = seat.player.as_mut() else {
+        if seat.player.is_some() {
             return Ok(());
-        };
-        let result = match player.choose(&self.board, &mut self.rng) {
+        }
+        if !current {
+            // The game it thought about is over: it starts afresh.
+            player.new_game();
+            seat.player = Some(player);
+            return Ok(());
+        }
+        seat.player = Some(player);
+        self.rng = rng;
+        let result = match choice {
             Ok(m) => self
                 .board
                 .play(m)
                 .map(|_| ())
                 .map_err(|source| SessionError::Illegal {
-                    player: player.name(),
+                    player: name,
                     mv: m,
                     source,
                 }),
             Err(source) => Err(SessionError::Player {
-                player: player.name(),
+                player: name,
                 source,
             }),
         };
         if let Err(e) = result {
             self.text(self.style.error(&format!("error: {e}")));
-            self.save_all("");
             self.phase = Phase::Done;
+            self.save_all("");
             return Err(e);
         }
         self.hint = None;
@@ -373,11 +465,7 @@ impl Session {
                     name.clone()
                 }
             }
-            SeatKind::Ai(_) => seat
-                .player
-                .as_ref()
-                .map(|p| p.name())
-                .unwrap_or_else(|| c.to_string()),
+            SeatKind::Ai(_) => seat.ai_name.clone().unwrap_or_else(|| c.to_string()),
         }
     }
 
@@ -551,10 +639,14 @@ impl Session {
             self.text(self.style.error(&format!("Could not save the game: {f}")));
         }
         if done.is_empty() && failed.is_empty() {
-            self.text(
-                "The game is not recorded (no records file): type save FILE to keep it."
-                    .to_string(),
-            );
+            // Once the session is over there is no prompt to type at.
+            let advice = match self.phase {
+                Phase::Done => "",
+                _ => ": type save FILE to keep it",
+            };
+            self.text(format!(
+                "The game is not recorded (no records file){advice}."
+            ));
         }
         if !failed.is_empty() {
             self.text(format!(
@@ -587,9 +679,9 @@ impl Session {
                 self.after_move();
             }
             Command::Quit => {
+                self.phase = Phase::Done;
                 self.save_all("");
                 self.text("Bye.".to_string());
-                self.phase = Phase::Done;
             }
             Command::Help => self.text(HELP.to_string()),
         }
@@ -884,6 +976,37 @@ mod tests {
         assert_eq!(s.turn(), Turn::PlayAgain);
         let games = crate::records::read_records(&path, Rules::GOMOKU).unwrap();
         assert_eq!(games[0].result, Some(Outcome::Win(Color::Black)));
+    }
+
+    #[test]
+    fn interrupted_while_the_ai_thinks() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let ai = SeatKind::Ai("greedy".parse().unwrap());
+        let mut s = Session::new(Config {
+            records: Some(path.clone()),
+            ..config(human(), ai)
+        })
+        .unwrap();
+        s.input("b2");
+        let mut turn = s.take_ai_turn().expect("greedy is to move");
+        assert!(s.take_ai_turn().is_none(), "the player is away");
+        texts(&mut s);
+        s.interrupt();
+        assert_eq!(
+            texts(&mut s),
+            format!(
+                "Interrupted: stopping.\nSaved the game (unfinished), 1 move, to {} (game 1).",
+                path.display()
+            )
+        );
+        turn.think();
+        s.finish_ai_turn(turn).unwrap();
+        assert_eq!(s.board().ply(), 1, "the move came too late");
+        assert_eq!(s.turn(), Turn::Done);
+        assert_eq!(s.actor(Color::White), "greedy");
+        let games = crate::records::read_records(&path, Rules::TICTACTOE).unwrap();
+        assert_eq!((games.len(), games[0].plies()), (1, 1));
     }
 
     #[test]
