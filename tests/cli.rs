@@ -214,14 +214,27 @@ fn tables_beyond_a_memory_limit_are_refused_not_aborted() {
     let out = run("match search:tt=26 greedy --openings 1 --threads 1");
     let e = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{e}");
-    assert!(
-        e.contains("tt=26 in the one worker thread: the system refused 1.50 GiB"),
-        "{e}"
-    );
+    assert!(e.contains("tt=26: the system refused 1.50 GiB"), "{e}");
     let out = run("match search:tt=25 search:tt=26 --openings 1");
     let e = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{e}");
     assert!(e.contains("tt=26") && e.contains("refused"), "{e}");
+    // Training keeps the incumbent and every challenger in every worker
+    // thread: refused before the run folder exists.
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&format!(
+        "--threads 2 train --player search:tt=24,depth=1 --challengers 4 --rounds 1 --openings 1 --verdict-openings 0 --check-every 0 --no-plots --runs-dir {}",
+        dir.path().display()
+    ));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains("bad setting player")
+            && e.contains("tt=24 in each of 10 players (5 per worker thread)")
+            && e.contains("3.75 GiB"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     // A table that fits plays.
     let out = run("match search:tt=12 greedy --openings 1 --game tictactoe");
     assert!(

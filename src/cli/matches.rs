@@ -59,7 +59,11 @@ pub fn run(a: Args) -> Result<()> {
     let pb = a.b.build(rules)?;
     // Each worker thread plays with its own pair: refuse tables that do not
     // all fit now rather than fail in a worker.
-    PlayerSpec::ensure_memory(&[&a.a, &a.b], rayon::current_num_threads())?;
+    PlayerSpec::ensure_memory(
+        &[&a.a, &a.b],
+        rayon::current_num_threads(),
+        "worker threads",
+    )?;
     // Likewise refuse a corrupt records file before playing for hours.
     let record_files: Vec<&PathBuf> = a.records.iter().chain(a.sgf.iter()).collect();
     for path in &record_files {

@@ -173,7 +173,15 @@ impl PlayerSpec {
     /// [`ensure_tables`](super::ensure_tables): within half the memory
     /// available and within the process's address-space limit. Building
     /// one player checks only its own table.
-    pub fn ensure_memory(specs: &[&PlayerSpec], copies: usize) -> Result<(), SpecError> {
+    ///
+    /// `holders` names what each copy belongs to in the error ("worker
+    /// threads" for a match; a trainer keeps every player of a round in
+    /// every thread).
+    pub fn ensure_memory(
+        specs: &[&PlayerSpec],
+        copies: usize,
+        holders: &str,
+    ) -> Result<(), SpecError> {
         let one: Vec<u32> = specs.iter().filter_map(|s| s.table_bits()).collect();
         if one.is_empty() {
             return Ok(());
@@ -181,8 +189,8 @@ impl PlayerSpec {
         let all: Vec<u32> = (0..copies).flat_map(|_| one.iter().copied()).collect();
         let tables: Vec<String> = one.iter().map(|b| format!("tt={b}")).collect();
         let what = match copies {
-            1 => format!("{} in the one worker thread", tables.join(" and ")),
-            n => format!("{} in each of {n} worker threads", tables.join(" and ")),
+            1 => tables.join(" and "),
+            n => format!("{} in each of {n} {holders}", tables.join(" and ")),
         };
         super::ensure_tables(&what, &all).map_err(|source| SpecError::Table {
             spec: specs

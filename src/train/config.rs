@@ -689,8 +689,24 @@ impl RunConfig {
     }
 
     /// The trained player.
+    ///
+    /// A search player's tables must fit in memory for every player a round
+    /// builds at once: each worker thread keeps its own copy of the
+    /// incumbent and every challenger. Checked here, before any game, so a
+    /// table too large is refused with `player` named rather than aborting
+    /// the process part-way through a round.
     pub fn trained_player(&self) -> Result<TrainedPlayer, TrainError> {
-        TrainedPlayer::parse(&self.player)
+        let player = TrainedPlayer::parse(&self.player)?;
+        let per_thread = (self.challengers as usize + 1).max(2);
+        let copies = rayon::current_num_threads() * per_thread;
+        let holders = format!("players ({per_thread} per worker thread)");
+        PlayerSpec::ensure_memory(&[&player.spec], copies, &holders).map_err(|e| {
+            TrainError::Config {
+                field: "player".into(),
+                message: e.to_string(),
+            }
+        })?;
+        Ok(player)
     }
 
     /// Checks every setting; the error names the setting.
