@@ -602,17 +602,17 @@ impl Weights {
     }
 
     /// Every number with its TOML name, in `ChessboardValue.txt` order.
+    /// (The txt format interleaves each shape's `own` and `opp`, where
+    /// [`Weights::named_values`] lists every `own` first.)
     fn txt_named_values(&self) -> Vec<(String, f64)> {
-        let k = self.game.k;
-        let mut v = vec![
-            ("attack".to_string(), self.attack),
-            ("defence".to_string(), self.defence),
-        ];
-        for (i, s) in SHAPES[..self.shape_count()].iter().enumerate() {
-            v.push((format!("own.{}", s.name(k)), self.own[i]));
-            v.push((format!("opp.{}", s.name(k)), self.opp[i]));
+        let v = self.named_values();
+        let n = self.shape_count();
+        let mut out = v[..2].to_vec();
+        for i in 0..n {
+            out.push(v[2 + i].clone());
+            out.push(v[2 + n + i].clone());
         }
-        v
+        out
     }
 }
 
