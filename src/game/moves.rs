@@ -152,7 +152,7 @@ impl FromStr for Move {
             return Err(err());
         }
         let row: u32 = chars.as_str().parse().map_err(|_| err())?;
-        if row == 0 || row > 255 {
+        if row == 0 || row > 256 {
             return Err(err());
         }
         Ok(Move {
