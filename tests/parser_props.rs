@@ -557,3 +557,24 @@ fn moves_beyond_z_and_row_256_show_and_parse() {
     assert_eq!("i256".parse::<Move>().unwrap(), Move::new(8, 255));
     assert!("i257".parse::<Move>().is_err());
 }
+
+#[test]
+fn brain_names_bytes_that_are_not_utf8() {
+    let settings = Settings {
+        weights: shipped_weights(Rules::GOMOKU),
+        depth: 2,
+        width: 4,
+        verbose: false,
+        seed: 1,
+        default_turn: 0,
+    };
+    let input = b"START 15\r\nTURN 1,\xff\r\nINFO folder C:\\J\xfcrgen\r\n\xc3START 9\r\nEND\r\n";
+    let mut out = Vec::new();
+    serve(settings, &input[..], &mut out).unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "OK\n\
+         ERROR TURN needs a move x,y like TURN 7,7, found \"1,\\\\xFF\"\n\
+         UNKNOWN command \\\\xC3START\n"
+    );
+}
