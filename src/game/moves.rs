@@ -89,8 +89,8 @@ impl fmt::Display for Outcome {
 ///
 /// It is shown to people as a column letter and a 1-based row number
 /// (`h8` is `x = 7, y = 7`), and parses from that form or from `x,y`.
-/// A column past `z` (no board is that wide, but `"40,2"` parses) is shown
-/// as `x,y`.
+/// A cell past column `z` or row 255 (no board is that large, but `"40,2"`
+/// parses) is shown as `x,y`, so every move reads back from its display.
 ///
 /// ```
 /// use mnk::game::Move;
@@ -119,7 +119,7 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.x < 26 {
+        if self.x < 26 && self.y < 255 {
             write!(f, "{}{}", (b'a' + self.x) as char, self.y as u32 + 1)
         } else {
             write!(f, "{},{}", self.x, self.y)
@@ -152,7 +152,7 @@ impl FromStr for Move {
             return Err(err());
         }
         let row: u32 = chars.as_str().parse().map_err(|_| err())?;
-        if row == 0 || row > 256 {
+        if row == 0 || row > 255 {
             return Err(err());
         }
         Ok(Move {
