@@ -578,3 +578,18 @@ fn brain_names_bytes_that_are_not_utf8() {
          UNKNOWN command \\\\xC3START\n"
     );
 }
+
+#[test]
+fn csv_metadata_bytes_must_decode_to_utf8() {
+    let games = parse_csv("# black=Ren%C3%A9 note=%FF\n0\n2,-1\n", Rules::TICTACTOE).unwrap();
+    assert_eq!(games[0].black, "René");
+    let e = parse_csv(
+        "0\n2,-1\n# black=a white=b%FF%20c\n0\n2,-1\n",
+        Rules::TICTACTOE,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 3: metadata white=b%FF%20c: the %XX bytes do not form UTF-8 text"
+    );
+}
