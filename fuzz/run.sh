@@ -48,12 +48,14 @@ for t in "${targets[@]}"; do
         -artifact_prefix="artifacts/$t/" "${extra[@]}" >"logs/$t.log" 2>&1 || status=$?
     took=$(($(date +%s) - start))
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "logs/$t.log" | grep -o '[0-9]*$' | tail -1)
+    # libFuzzer's own time, without the build; the wall time if it has none.
+    fuzzed=$(grep -o 'runs in [0-9]* second' "logs/$t.log" | grep -o '[0-9]\+' | tail -1)
     if [[ $status -eq 0 ]]; then
         result="ok, no crash"
     else
         result="CRASH (exit $status): see logs/$t.log and artifacts/$t/"
         failed=1
     fi
-    printf '%-14s %12s %8s %s\n' "$t" "${execs:-?}" "$took" "$result"
+    printf '%-14s %12s %8s %s\n' "$t" "${execs:-?}" "${fuzzed:-$took}" "$result"
 done
 exit $failed
