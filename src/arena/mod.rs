@@ -13,5 +13,6 @@ pub use matches::{
     OnGame, PlayedGame, RoundRobinReport,
 };
 pub use openings::{
-    load_openings, random_opening, random_openings, Opening, OpeningError, OpeningStyle,
+    load_openings, parse_openings, random_opening, random_openings, Opening, OpeningError,
+    OpeningStyle,
 };

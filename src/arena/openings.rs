@@ -61,8 +61,9 @@ impl Opening {
                     .map_err(|_| format!("expected an integer offset, found {t:?}"))
             };
             let (dx, dy) = (parse(pair[0])?, parse(pair[1])?);
-            let (x, y) = (cx + dx, cy + dy);
-            if x < 0 || y < 0 || x >= rules.width as i32 || y >= rules.height as i32 {
+            // In i64: an offset near i32::MAX must not overflow.
+            let (x, y) = (i64::from(cx) + i64::from(dx), i64::from(cy) + i64::from(dy));
+            if x < 0 || y < 0 || x >= i64::from(rules.width) || y >= i64::from(rules.height) {
                 return Err(format!(
                     "offset {dx},{dy} is off the {}x{} board",
                     rules.width, rules.height
@@ -106,6 +107,22 @@ pub fn load_openings(path: &Path, rules: Rules) -> Result<Vec<Opening>, OpeningE
         path: p.clone(),
         source,
     })?;
+    parse_openings(&text, &p, rules)
+}
+
+/// Parses the text of an offset-format openings file; `path` names the
+/// source in errors. One opening per line; blank lines and `#` comments
+/// are skipped; a file without openings is an error.
+///
+/// ```
+/// use mnk::arena::parse_openings;
+/// use mnk::game::Rules;
+/// let v = parse_openings("# two\n0,0, 1,0\n\n-1,-1\n", "x.txt", Rules::GOMOKU).unwrap();
+/// assert_eq!(v.len(), 2);
+/// assert_eq!(v[0].to_offsets(Rules::GOMOKU), "0,0, 1,0");
+/// assert!(parse_openings("# none\n", "x.txt", Rules::GOMOKU).is_err());
+/// ```
+pub fn parse_openings(text: &str, path: &str, rules: Rules) -> Result<Vec<Opening>, OpeningError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
@@ -114,14 +131,16 @@ pub fn load_openings(path: &Path, rules: Rules) -> Result<Vec<Opening>, OpeningE
         }
         out.push(
             Opening::parse_offsets(t, rules).map_err(|message| OpeningError::Line {
-                path: p.clone(),
+                path: path.to_string(),
                 line: i + 1,
                 message,
             })?,
         );
     }
     if out.is_empty() {
-        return Err(OpeningError::Empty { path: p });
+        return Err(OpeningError::Empty {
+            path: path.to_string(),
+        });
     }
     Ok(out)
 }

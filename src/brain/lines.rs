@@ -1,5 +1,6 @@
 //! Reading protocol lines that end in CR LF, LF or a lone CR.
 
+use std::fmt::Write as _;
 use std::io::{self, BufRead};
 
 /// Longest line kept; the rest of a longer line is read and dropped.
@@ -10,8 +11,14 @@ const MAX_LINE: usize = 64 * 1024;
 /// A line is returned as soon as its terminator arrives: a manager that
 /// ends lines with a lone CR is answered without waiting for a byte that
 /// never comes. The LF of a CR LF pair then reads as an empty line, which
-/// callers skip (the protocol ignores empty lines anyway). Invalid UTF-8 is
-/// replaced, never an error.
+/// callers skip (the protocol ignores empty lines anyway).
+///
+/// Bytes that are not UTF-8 are shown as `\xNN` (`TURN 1,\xFF`): no
+/// command contains a backslash, so such a line never acts as a valid
+/// command, and any `ERROR` or `UNKNOWN` reply about it quotes the byte.
+/// A line the engine ignores anyway stays ignored (a manager on Windows
+/// may send `INFO folder` in the system code page). Reading never fails
+/// on bad bytes.
 pub struct LineReader<R> {
     inner: R,
     buf: Vec<u8>,
@@ -56,7 +63,14 @@ impl<R: BufRead> LineReader<R> {
     }
 
     fn take(&mut self) -> String {
-        String::from_utf8_lossy(&self.buf).into_owned()
+        let mut out = String::with_capacity(self.buf.len());
+        for chunk in self.buf.utf8_chunks() {
+            out.push_str(chunk.valid());
+            for b in chunk.invalid() {
+                let _ = write!(out, "\\x{b:02X}");
+            }
+        }
+        out
     }
 }
 
@@ -99,7 +113,11 @@ mod tests {
 
     #[test]
     fn bad_bytes_and_long_lines() {
-        assert_eq!(all(b"A\xffB\n"), ["A\u{fffd}B"]);
+        assert_eq!(all(b"A\xffB\n"), ["A\\xFFB"]);
+        assert_eq!(
+            all(b"TURN 1,\xe9\xff\r\xc3\xa9"),
+            ["TURN 1,\\xE9\\xFF", "\u{e9}"]
+        );
         let mut long = vec![b'x'; MAX_LINE + 10];
         long.extend_from_slice(b"\nEND\n");
         let v = all(&long);

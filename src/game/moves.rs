@@ -89,6 +89,8 @@ impl fmt::Display for Outcome {
 ///
 /// It is shown to people as a column letter and a 1-based row number
 /// (`h8` is `x = 7, y = 7`), and parses from that form or from `x,y`.
+/// A cell past column `z` or row 255 (no board is that large, but `"40,2"`
+/// parses) is shown as `x,y`, so every move reads back from its display.
 ///
 /// ```
 /// use mnk::game::Move;
@@ -96,6 +98,7 @@ impl fmt::Display for Outcome {
 /// assert_eq!((m.x, m.y), (7, 7));
 /// assert_eq!("7,7".parse::<Move>().unwrap(), m);
 /// assert_eq!(m.to_string(), "h8");
+/// assert_eq!(Move::new(40, 2).to_string(), "40,2");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
@@ -116,7 +119,11 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.x) as char, self.y as u32 + 1)
+        if self.x < 26 && self.y < 255 {
+            write!(f, "{}{}", (b'a' + self.x) as char, self.y as u32 + 1)
+        } else {
+            write!(f, "{},{}", self.x, self.y)
+        }
     }
 }
 

@@ -115,6 +115,14 @@ pub enum CsvErrorKind {
         /// Why it does not parse.
         reason: RulesError,
     },
+    /// A known metadata key whose percent-encoded bytes are not UTF-8.
+    #[error("metadata {key}={value}: the %XX bytes do not form UTF-8 text")]
+    BadEncoding {
+        /// The key (`game`, `black`, `white` or `date`).
+        key: String,
+        /// The value as written (still encoded).
+        value: String,
+    },
 }
 
 fn err(line: usize, kind: CsvErrorKind) -> CsvError {
@@ -221,7 +229,7 @@ impl<'a> Scanner<'a> {
             }
             let Some(current) = game.as_mut() else {
                 if let Some(words) = t.strip_prefix('#') {
-                    read_meta(words, line, &mut meta);
+                    read_meta(words, line, &mut meta)?;
                 } else if t == "0" {
                     self.games += 1;
                     let play = match self.default_rules {
@@ -294,20 +302,38 @@ fn pair(t: &str) -> Option<(i64, i64)> {
 }
 
 /// Takes the `key=value` words of a `#` line into `meta`.
-fn read_meta(words: &str, line: usize, meta: &mut Meta) {
+fn read_meta(words: &str, line: usize, meta: &mut Meta) -> Result<(), CsvError> {
     for word in words.split_whitespace() {
-        let Some((key, value)) = word.split_once('=') else {
+        let Some((key, raw)) = word.split_once('=') else {
             continue;
         };
-        let value = decode(value);
-        match key {
-            "game" => meta.game = Some((value, line)),
-            "black" => meta.black = Some(value),
-            "white" => meta.white = Some(value),
-            "date" => meta.date = Some(value),
-            _ => {}
-        }
+        let slot = match key {
+            "black" => &mut meta.black,
+            "white" => &mut meta.white,
+            "date" => &mut meta.date,
+            "game" => {
+                meta.game = Some((decode_meta(key, raw, line)?, line));
+                continue;
+            }
+            _ => continue,
+        };
+        *slot = Some(decode_meta(key, raw, line)?);
     }
+    Ok(())
+}
+
+/// Decodes a known key's value; bytes that are not UTF-8 are an error
+/// rather than silently replaced.
+fn decode_meta(key: &str, raw: &str, line: usize) -> Result<String, CsvError> {
+    String::from_utf8(decode(raw)).map_err(|_| {
+        err(
+            line,
+            CsvErrorKind::BadEncoding {
+                key: key.to_string(),
+                value: raw.to_string(),
+            },
+        )
+    })
 }
 
 /// The rules named by the metadata, or the default.
@@ -452,8 +478,9 @@ fn encode(s: &str) -> String {
     out
 }
 
-/// Undoes [`encode`]; a `%` not followed by two hex digits stays as it is.
-fn decode(s: &str) -> String {
+/// Undoes [`encode`], to bytes; a `%` not followed by two hex digits
+/// stays as it is.
+fn decode(s: &str) -> Vec<u8> {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -470,7 +497,7 @@ fn decode(s: &str) -> String {
         out.push(b[i]);
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    out
 }
 
 #[cfg(test)]
@@ -482,9 +509,10 @@ mod tests {
         for s in [
             "", "Ann Lee", "100%", "a\tb\nc", "名 前", "%2", "x=y", "%zz",
         ] {
-            assert_eq!(decode(&encode(s)), s);
+            assert_eq!(decode(&encode(s)), s.as_bytes());
         }
         assert_eq!(encode("Ann Lee"), "Ann%20Lee");
-        assert_eq!(decode("%zz%4"), "%zz%4");
+        assert_eq!(decode("%zz%4"), b"%zz%4");
+        assert_eq!(decode("a%FF"), b"a\xFF");
     }
 }

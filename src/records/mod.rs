@@ -22,7 +22,8 @@
 //!   `date` (ISO 8601, e.g. `2026-11-22T10:00:00Z`); unknown keys are
 //!   ignored. Values are percent-encoded: `%`, whitespace and control
 //!   characters are written as `%XX` bytes of their UTF-8 form (so a name
-//!   `Ann Lee` is written `Ann%20Lee`). Several `#` lines before one game
+//!   `Ann Lee` is written `Ann%20Lee`; a known key whose decoded bytes are
+//!   not UTF-8 is an error). Several `#` lines before one game
 //!   are merged, later keys winning. A game without metadata (every file
 //!   the original program wrote) gets the rules the caller passes as the
 //!   default and empty player names. The writer always emits one line

@@ -436,10 +436,18 @@ fn unescape(raw: &str) -> String {
     out
 }
 
-/// A SimpleText value: line breaks and tabs become spaces.
+/// A SimpleText value: line breaks and tabs (the SGF format's ASCII
+/// white space) become spaces. Other Unicode spaces, such as the no-break
+/// space in a name, are kept as written.
 fn simple_text(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .map(|c| {
+            if matches!(c, '\t' | '\n' | '\r' | '\x0b' | '\x0c') {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect()
 }
 

@@ -758,6 +758,18 @@ impl RunConfig {
         }
         check_name(&self.name)?;
         self.trained_player()?;
+        // TOML integers are 64-bit signed: a larger seed could not be
+        // written to run.toml, and the run could not be resumed.
+        if self.seed > i64::MAX as u64 {
+            return bad(
+                "seed",
+                format!(
+                    "{} is too large: run.toml holds seeds from 0 to {}",
+                    self.seed,
+                    i64::MAX
+                ),
+            );
+        }
         if self.rounds < 1 {
             return bad("rounds", "must be at least 1".into());
         }

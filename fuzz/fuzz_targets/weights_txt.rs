@@ -1,0 +1,21 @@
+//! `Weights::from_txt` (the original `ChessboardValue.txt`): never panics;
+//! exporting what it read and importing that again is a fixed point.
+#![no_main]
+mod common;
+
+use libfuzzer_sys::fuzz_target;
+use mnk::eval::Weights;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((choice, text)) = common::choice_and_text(data) else {
+        return;
+    };
+    let rules = common::rules_from(choice);
+    if let Ok(w) = Weights::from_txt(&text, "fuzz.txt", rules) {
+        if let Ok(t1) = w.to_txt() {
+            let w1 = Weights::from_txt(&t1, "t1.txt", rules).expect("to_txt output reads back");
+            let t2 = w1.to_txt().expect("a re-read export exports again");
+            assert_eq!(t1, t2);
+        }
+    }
+});
