@@ -849,10 +849,15 @@ impl RunConfig {
         Ok(())
     }
 
-    /// The TOML text of `run.toml`, with a comment header.
-    pub fn to_toml(&self) -> String {
-        let body = toml::to_string(self).unwrap_or_default();
-        format!(
+    /// The TOML text of `run.toml`, with a comment header. Fails rather
+    /// than write a file that could not be resumed (a setting TOML cannot
+    /// hold; [`RunConfig::validate`] refuses the ones known).
+    pub fn to_toml(&self) -> Result<String, TrainError> {
+        let body = toml::to_string(self).map_err(|e| TrainError::Config {
+            field: "run.toml".into(),
+            message: format!("cannot be written as TOML: {e}"),
+        })?;
+        Ok(format!(
             "# mnk training run: the whole configuration. `mnk train --resume <run folder>`\n\
              # continues the run; every random choice derives from `seed`.\n\
              # sigma schedule: sigma_r = max(sigma_min, sigma * 2^(-(r-1)/sigma_half_life)).\n\
@@ -860,7 +865,7 @@ impl RunConfig {
              # optimizer: random (perturb, play, select) or spsa; select: best, confirm or gauntlet.\n\
              # SPSA step k (from 0): a_k = a/(A+k+1)^alpha, c_k = c/(k+1)^gamma, in log-space:\n\
              # theta+- = ln w +- c_k*delta, ln w += a_k*(score difference of theta+ over theta-)*delta.\n\n{body}"
-        )
+        ))
     }
 
     /// Parses `run.toml`; `path` names the file in errors.

@@ -200,7 +200,7 @@ impl Trainer {
                 pool =
                     Some(load_openings(&dir.openings_txt(), cfg.game).map_err(|e| about(e, file))?);
             }
-            dir.write(&dir.run_toml(), cfg.to_toml().as_bytes())
+            dir.write(&dir.run_toml(), cfg.to_toml()?.as_bytes())
         })?;
         let mut t = Trainer::assemble(dir, lock, cfg, player, start, pool);
         t.notes.extend(note);
@@ -498,7 +498,7 @@ impl Trainer {
         new.validate()?;
         if new != self.cfg {
             self.dir
-                .write(&self.dir.run_toml(), new.to_toml().as_bytes())?;
+                .write(&self.dir.run_toml(), new.to_toml()?.as_bytes())?;
             self.cfg = new;
         }
         Ok(())
