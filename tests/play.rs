@@ -7,7 +7,6 @@ use mnk::game::{Color, Outcome, Rules};
 use mnk::records::read_records;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 struct Run {
     ok: bool,
@@ -17,15 +16,7 @@ struct Run {
 
 /// Runs `mnk` in `dir` with `input` on stdin (then end of input).
 fn mnk(dir: &Path, args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mnk"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mnk runs");
+    let mut child = live::command(dir, args).spawn().expect("mnk runs");
     let mut stdin = child.stdin.take().unwrap();
     // The game may end before all input is read; a broken pipe is fine.
     let _ = stdin.write_all(input.as_bytes());

@@ -236,18 +236,27 @@ mod tests {
     use crate::game::Rules;
     use std::io::Cursor;
 
-    #[test]
-    fn ai_against_ai_runs_to_the_end_without_input() {
-        let config = Config {
+    /// A tic-tac-toe session with seed 5, no records and a greedy hint.
+    fn tictactoe(black: SeatKind, white: SeatKind, style: Style) -> Config {
+        Config {
             rules: Rules::TICTACTOE,
-            black: SeatKind::Ai("greedy".parse().unwrap()),
-            white: SeatKind::Ai("exact".parse().unwrap()),
+            black,
+            white,
             hint: "greedy".parse().unwrap(),
             records: None,
             sgf: None,
             seed: 5,
-            style: Style::PLAIN,
-        };
+            style,
+        }
+    }
+
+    #[test]
+    fn ai_against_ai_runs_to_the_end_without_input() {
+        let config = tictactoe(
+            SeatKind::Ai("greedy".parse().unwrap()),
+            SeatKind::Ai("exact".parse().unwrap()),
+            Style::PLAIN,
+        );
         let mut s = Session::new(config).unwrap();
         let mut out = Vec::new();
         run(&mut s, Cursor::new(""), &mut out, Terminal::default()).unwrap();
@@ -262,16 +271,11 @@ mod tests {
 
     #[test]
     fn end_of_input_mid_game_is_clean() {
-        let config = Config {
-            rules: Rules::TICTACTOE,
-            black: SeatKind::Human("me".into()),
-            white: SeatKind::Ai("greedy".parse().unwrap()),
-            hint: "greedy".parse().unwrap(),
-            records: None,
-            sgf: None,
-            seed: 5,
-            style: Style::PLAIN,
-        };
+        let config = tictactoe(
+            SeatKind::Human("me".into()),
+            SeatKind::Ai("greedy".parse().unwrap()),
+            Style::PLAIN,
+        );
         let mut s = Session::new(config).unwrap();
         let mut out = Vec::new();
         let term = Terminal {
@@ -308,16 +312,11 @@ mod tests {
 
     #[test]
     fn interrupted_while_waiting_for_a_line() {
-        let config = Config {
-            rules: Rules::TICTACTOE,
-            black: SeatKind::Human("me".into()),
-            white: SeatKind::Ai("greedy".parse().unwrap()),
-            hint: "greedy".parse().unwrap(),
-            records: None,
-            sgf: None,
-            seed: 5,
-            style: Style::PLAIN,
-        };
+        let config = tictactoe(
+            SeatKind::Human("me".into()),
+            SeatKind::Ai("greedy".parse().unwrap()),
+            Style::PLAIN,
+        );
         let out = Shared::default();
         let driver = Driver::new(
             Session::new(config).unwrap(),
@@ -356,16 +355,11 @@ mod tests {
 
     #[test]
     fn a_terminal_gets_redrawn_screens() {
-        let config = Config {
-            rules: Rules::TICTACTOE,
-            black: SeatKind::Human("me".into()),
-            white: SeatKind::Ai("greedy".parse().unwrap()),
-            hint: "greedy".parse().unwrap(),
-            records: None,
-            sgf: None,
-            seed: 5,
-            style: Style::COLOR,
-        };
+        let config = tictactoe(
+            SeatKind::Human("me".into()),
+            SeatKind::Ai("greedy".parse().unwrap()),
+            Style::COLOR,
+        );
         let mut s = Session::new(config).unwrap();
         let mut out = Vec::new();
         let term = Terminal {

@@ -13,7 +13,7 @@ use super::rundir::{self, RunDir, RunLock};
 use super::spsa;
 use super::TrainError;
 use crate::arena::{derive_seed, game_rng, random_openings, run_match, stats::PairedTally};
-use crate::arena::{load_openings, Opening, OpeningError};
+use crate::arena::{load_openings, parse_openings, Opening, OpeningError};
 use crate::eval::{shipped_weights, Weights};
 use crate::players::Player;
 use std::path::Path;
@@ -126,21 +126,6 @@ fn round_title(cfg: &RunConfig, r: u32) -> String {
     format!("run {}: incumbent after round {r}", cfg.name)
 }
 
-/// An openings error about the run folder's copy, told about the file the
-/// user gave.
-fn about(e: OpeningError, file: &str) -> OpeningError {
-    let path = file.to_string();
-    match e {
-        OpeningError::Io { source, .. } => OpeningError::Io { path, source },
-        OpeningError::Line { line, message, .. } => OpeningError::Line {
-            path,
-            line,
-            message,
-        },
-        OpeningError::Empty { .. } => OpeningError::Empty { path },
-    }
-}
-
 /// Why a weights file that could not be loaded is written again.
 fn missing_or_damaged(p: &Path) -> &'static str {
     if p.exists() {
@@ -172,19 +157,26 @@ impl Trainer {
         }
         start.validate(&cfg.start)?;
         // Read once: a pipe or FIFO (`<(...)`) gives its bytes only once.
-        // The pool is parsed from the folder's copy, which is what a
-        // resume reads.
+        // The pool is parsed from these bytes, and the same bytes become
+        // the folder's copy, which is what a resume reads.
+        let mut pool = None;
         let openings = match &cfg.openings_file {
-            Some(p) => Some((
-                p.as_str(),
-                std::fs::read(p).map_err(|source| TrainError::Read {
+            Some(p) => {
+                let bytes = std::fs::read(p).map_err(|source| TrainError::Read {
                     path: p.into(),
                     source,
-                })?,
-            )),
+                })?;
+                let text = crate::util::text_from_bytes(bytes.clone()).map_err(|source| {
+                    OpeningError::Io {
+                        path: p.clone(),
+                        source,
+                    }
+                })?;
+                pool = Some(parse_openings(&text, p, cfg.game)?);
+                Some(bytes)
+            }
             None => None,
         };
-        let mut pool = None;
         let (dir, lock, note) = RunDir::create(runs_dir, &cfg.name, force, |dir| {
             dir.write(
                 &dir.start_weights(),
@@ -195,10 +187,8 @@ impl Trainer {
                     ))
                     .as_bytes(),
             )?;
-            if let Some((file, bytes)) = &openings {
+            if let Some(bytes) = &openings {
                 dir.write(&dir.openings_txt(), bytes)?;
-                pool =
-                    Some(load_openings(&dir.openings_txt(), cfg.game).map_err(|e| about(e, file))?);
             }
             dir.write(&dir.run_toml(), cfg.to_toml()?.as_bytes())
         })?;

@@ -44,18 +44,22 @@ fn reader(mut from: impl Read + Send + 'static, to: Arc<Mutex<String>>) -> JoinH
     })
 }
 
+/// `mnk args` in `dir` with piped stdin, stdout and stderr, not started.
+pub fn command(dir: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_mnk"));
+    c.args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
+}
+
 impl Live {
     /// Starts `mnk args` in `dir` with piped stdin, stdout and stderr.
     pub fn start(dir: &Path, args: &[&str]) -> Live {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mnk"))
-            .args(args)
-            .current_dir(dir)
-            .env_remove("NO_COLOR")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("mnk runs");
+        let mut child = command(dir, args).spawn().expect("mnk runs");
         let stdout = Arc::new(Mutex::new(String::new()));
         let stderr = Arc::new(Mutex::new(String::new()));
         let readers = vec![
