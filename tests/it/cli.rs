@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn mnk(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mnk"))
+    crate::common::mnk()
         .args(args)
         .output()
         .expect("the mnk binary runs")

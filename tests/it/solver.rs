@@ -447,48 +447,64 @@ fn agrees_with_minimax_on_every_tictactoe_position() {
     }
 }
 
-#[test]
-fn agrees_with_minimax_on_random_positions() {
-    let mut rng = Rng::seed_from_u64(2024);
-    // (rules, fewest stones, most empty cells, positions): plain minimax is
-    // quick up to 9 empty cells, 10 costs about 25 ms a position.
-    for (spec, min_stones, max_empty, count) in [
-        ("4x3x3", 6, 6, 300),
-        ("3x4x3", 6, 6, 300),
-        ("4x3x3-exact", 6, 6, 300),
-        ("5x3x3", 6, 9, 150),
-        ("5x3x3-exact", 6, 9, 150),
-        ("4x4x3", 6, 10, 100),
-        ("4x4x3-exact", 6, 10, 100),
-        ("4x4x4", 6, 10, 40),
-        ("4x4x4", 6, 9, 200),
-        ("4x4x4-exact", 6, 9, 200),
-        ("5x4x4", 11, 9, 150),
-        ("5x4x4-exact", 11, 9, 150),
-        ("5x5x4", 16, 9, 60),
-        ("5x5x4-exact", 16, 9, 60),
-    ] {
-        let r = rules(spec);
-        let mut shared = Solver::new(r);
-        let mut plain = Solver::new(r).with_symmetry(false);
-        let mut tested = 0usize;
-        let t0 = std::time::Instant::now();
-        while tested < count {
-            let stones = rng.gen_range(min_stones.max(r.cells() - max_empty)..r.cells());
-            let Some(b) = random_position(r, stones, &mut rng) else {
-                continue;
-            };
-            tested += 1;
-            let expected = Solver::minimax_value(&b);
-            assert_eq!(shared.value(&b).unwrap(), expected, "{spec} {b:?}");
-            assert_eq!(plain.value(&b).unwrap(), expected, "{spec} {b:?}");
-            assert_eq!(Solver::new(r).value(&b).unwrap(), expected, "{spec} {b:?}");
-            if tested.is_multiple_of(4) {
-                let set = minimax_optimal(&b);
-                assert_eq!(shared.optimal_moves(&b).unwrap(), set, "{spec} {b:?}");
-            }
+/// Solves `count` random positions of `spec` with at least `min_stones`
+/// stones and at most `max_empty` empty cells, with a shared table, without
+/// symmetry and with a fresh solver, and compares each value (and every 4th
+/// position's optimal move set) with plain minimax. Plain minimax is quick
+/// up to 9 empty cells; 10 cost about 25 ms a position.
+fn agrees_with_minimax(spec: &str, seed: u64, min_stones: usize, max_empty: usize, count: usize) {
+    let mut rng = Rng::seed_from_u64(seed);
+    let r = rules(spec);
+    let mut shared = Solver::new(r);
+    let mut plain = Solver::new(r).with_symmetry(false);
+    let mut tested = 0usize;
+    while tested < count {
+        let stones = rng.gen_range(min_stones.max(r.cells() - max_empty)..r.cells());
+        let Some(b) = random_position(r, stones, &mut rng) else {
+            continue;
+        };
+        tested += 1;
+        let expected = Solver::minimax_value(&b);
+        assert_eq!(shared.value(&b).unwrap(), expected, "{spec} {b:?}");
+        assert_eq!(plain.value(&b).unwrap(), expected, "{spec} {b:?}");
+        assert_eq!(Solver::new(r).value(&b).unwrap(), expected, "{spec} {b:?}");
+        if tested.is_multiple_of(4) {
+            let set = minimax_optimal(&b);
+            assert_eq!(shared.optimal_moves(&b).unwrap(), set, "{spec} {b:?}");
         }
-        eprintln!("{spec}: {count} positions in {:?}", t0.elapsed());
+    }
+}
+
+/// One test per board (cozy-chess's `make_perft_test!` idea): libtest runs
+/// them in parallel and a failure names its board.
+macro_rules! agrees_with_minimax_on {
+    ($($name:ident: $spec:literal, $seed:literal, $min_stones:literal, $max_empty:literal, $count:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            agrees_with_minimax($spec, $seed, $min_stones, $max_empty, $count);
+        }
+    )*};
+}
+
+mod agrees_with_minimax_on_random_positions {
+    use super::agrees_with_minimax;
+
+    // name: rules, seed, fewest stones, most empty cells, positions.
+    agrees_with_minimax_on! {
+        b4x3x3: "4x3x3", 2024, 6, 6, 300;
+        b3x4x3: "3x4x3", 2025, 6, 6, 300;
+        b4x3x3_exact: "4x3x3-exact", 2026, 6, 6, 300;
+        b5x3x3: "5x3x3", 2027, 6, 9, 150;
+        b5x3x3_exact: "5x3x3-exact", 2028, 6, 9, 150;
+        b4x4x3: "4x4x3", 2029, 6, 10, 100;
+        b4x4x3_exact: "4x4x3-exact", 2030, 6, 10, 100;
+        b4x4x4_deep: "4x4x4", 2031, 6, 10, 40;
+        b4x4x4: "4x4x4", 2032, 6, 9, 200;
+        b4x4x4_exact: "4x4x4-exact", 2033, 6, 9, 200;
+        b5x4x4: "5x4x4", 2034, 11, 9, 150;
+        b5x4x4_exact: "5x4x4-exact", 2035, 11, 9, 150;
+        b5x5x4: "5x5x4", 2036, 16, 9, 60;
+        b5x5x4_exact: "5x5x4-exact", 2037, 16, 9, 60;
     }
 }
 
@@ -544,93 +560,5 @@ proptest! {
         let m = p.choose(&b, &mut Rng::seed_from_u64(seed)).unwrap();
         prop_assert!(b.is_legal(m));
         prop_assert!(moves.contains(&m));
-    }
-}
-
-/// Solve times on harder positions (`cargo test --release --test solver
-/// hard_positions -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn hard_positions() {
-    use std::time::Instant;
-    let mut rng = Rng::seed_from_u64(99);
-    for (spec, stones) in [
-        ("tictactoe", 0),
-        ("4x4x4", 0),
-        ("4x4x4-exact", 0),
-        ("5x4x4", 0),
-        ("5x4x4", 4),
-        ("6x4x4", 8),
-        ("5x5x4", 9),
-        ("5x5x5", 9),
-        ("6x6x4", 20),
-        ("6x6x5", 20),
-        ("6x6x6", 20),
-        ("7x7x5", 33),
-        ("gomoku", 209),
-    ] {
-        let r = rules(spec);
-        let mut worst = (0.0f64, 0u64, String::new());
-        let mut total = 0.0;
-        let mut n = 0;
-        while n < 20 {
-            let Some(b) = quiet_position(r, stones, &mut rng) else {
-                continue;
-            };
-            n += 1;
-            let mut s = Solver::with_limit(r, 30);
-            let t = Instant::now();
-            let v = s.value(&b).unwrap();
-            let e = t.elapsed().as_secs_f64();
-            total += e;
-            if e > worst.0 {
-                worst = (e, s.stats().nodes, format!("{v} {b:?}"));
-            }
-            if stones == 0 {
-                break;
-            }
-        }
-        println!(
-            "{spec} stones={stones} n={n} mean={:.4}s worst={:.4}s nodes={} {}",
-            total / n as f64,
-            worst.0,
-            worst.1,
-            worst.2
-        );
-    }
-}
-
-/// Solve times from the empty board, fresh table, best of 3, with both
-/// table keys (`cargo test --release --test solver solve_times --
-/// --ignored --nocapture`).
-#[test]
-#[ignore]
-fn solve_times_from_empty() {
-    use std::time::Instant;
-    for (spec, plain_too) in [
-        ("tictactoe", true),
-        ("4x4x3", true),
-        ("4x4x4", true),
-        ("4x4x4-exact", true),
-        ("5x4x4", true),
-        ("5x5x4", false),
-    ] {
-        let r = rules(spec);
-        for sym in [true, false] {
-            if !sym && !plain_too {
-                continue;
-            }
-            let mut best = f64::MAX;
-            let mut report = String::new();
-            for _ in 0..3 {
-                let mut s = Solver::with_limit(r, r.cells()).with_symmetry(sym);
-                let t = Instant::now();
-                let v = s.value(&Board::new(r)).unwrap();
-                best = best.min(t.elapsed().as_secs_f64());
-                report = format!("{v}; {}", s.stats());
-            }
-            let key = if sym { "canonical" } else { "plain" };
-            println!("{spec:12} {key:9} key: {:10.3} ms  {report}", best * 1e3);
-        }
     }
 }

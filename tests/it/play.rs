@@ -1,33 +1,9 @@
 //! `mnk play` driven through a pipe, as a script would drive it.
 
-mod live;
-
-use live::Live;
+use crate::common::live::Live;
+use crate::common::run_in;
 use mnk::game::{Color, Outcome, Rules};
 use mnk::records::read_records;
-use std::io::Write;
-use std::path::Path;
-
-struct Run {
-    ok: bool,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `mnk` in `dir` with `input` on stdin (then end of input).
-fn mnk(dir: &Path, args: &[&str], input: &str) -> Run {
-    let mut child = live::command(dir, args).spawn().expect("mnk runs");
-    let mut stdin = child.stdin.take().unwrap();
-    // The game may end before all input is read; a broken pipe is fine.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    Run {
-        ok: out.status.success(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
 
 /// Every cell of a board in row-major order, one per line: whatever the AI
 /// does, the human always finds an empty cell further down the list.
@@ -50,7 +26,7 @@ fn full_game_against_greedy_on_tictactoe_with_bad_input() {
         "zz\nd4\n3,3\nb2\nb2\nhelp\n\n{}n\n",
         all_cells(Rules::TICTACTOE, false)
     );
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &["play", "-g", "tictactoe", "--ai", "easy", "--seed", "7"],
         &input,
@@ -96,7 +72,7 @@ fn full_game_against_greedy_on_tictactoe_with_bad_input() {
 fn full_game_on_gomoku_as_white_with_xy_input_and_sgf() {
     let dir = tempfile::tempdir().unwrap();
     let input = format!("h8\n-1,0\n15,15\n{}n\n", all_cells(Rules::GOMOKU, true));
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &[
             "play",
@@ -139,7 +115,7 @@ fn full_game_on_gomoku_as_white_with_xy_input_and_sgf() {
 #[test]
 fn end_of_input_mid_game_still_saves() {
     let dir = tempfile::tempdir().unwrap();
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &["play", "-g", "tictactoe", "--seed", "1", "--sgf", "g.sgf"],
         "b2\n",
@@ -164,7 +140,7 @@ fn end_of_input_mid_game_still_saves() {
 #[test]
 fn undo_hint_moves_and_quit() {
     let dir = tempfile::tempdir().unwrap();
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &["play", "-g", "4x4x3", "--seed", "2", "--no-records"],
         "undo\nb2\nhint\nmoves\nundo\nmoves\nquit\n",
@@ -191,7 +167,7 @@ fn save_then_finish_keeps_one_entry() {
         "b2\nsave\nsave extra.sgf\n{}n\n",
         all_cells(Rules::TICTACTOE, false)
     );
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &[
             "play",
@@ -227,7 +203,7 @@ fn two_humans_then_play_again_with_swapped_colours() {
     let dir = tempfile::tempdir().unwrap();
     // Ann (X) wins along the top row; then a second game with colours
     // swapped is resigned at once.
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &[
             "play",
@@ -271,7 +247,7 @@ fn two_humans_then_play_again_with_swapped_colours() {
 #[test]
 fn ai_against_ai_needs_no_input() {
     let dir = tempfile::tempdir().unwrap();
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &[
             "play",
@@ -309,7 +285,7 @@ fn ai_against_ai_needs_no_input() {
 fn bad_setups_fail_before_the_game() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("bad.csv"), "0\n1,1\nhello\n").unwrap();
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &["play", "-g", "tictactoe", "--records", "bad.csv"],
         "b2\n",
@@ -322,11 +298,11 @@ fn bad_setups_fail_before_the_game() {
         "a corrupt file is left alone"
     );
 
-    let r = mnk(dir.path(), &["play", "--ai", "perfect"], "");
+    let r = run_in(dir.path(), &["play", "--ai", "perfect"], "");
     assert!(!r.ok);
     assert!(r.stderr.contains("cannot solve gomoku"), "{}", r.stderr);
 
-    let r = mnk(dir.path(), &["play", "--ai", "clever"], "");
+    let r = run_in(dir.path(), &["play", "--ai", "clever"], "");
     assert!(!r.ok);
     assert!(r.stderr.contains("unknown player"), "{}", r.stderr);
 }
@@ -334,7 +310,7 @@ fn bad_setups_fail_before_the_game() {
 #[test]
 fn undo_after_the_end_plays_on_and_updates_the_saved_game() {
     let dir = tempfile::tempdir().unwrap();
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &["play", "-g", "tictactoe", "-m", "hvh", "--records", "r.csv"],
         "a1\na2\nb1\nb2\nc1\nundo\nc3\nc2\nn\n",
@@ -492,7 +468,7 @@ fn ctrl_c_stops_ai_against_ai_and_saves_the_moves_so_far() {
     // The same game played to its end begins with the saved moves.
     let args = watch("0", "full.csv");
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let r = mnk(dir.path(), &args, "");
+    let r = run_in(dir.path(), &args, "");
     assert!(r.ok, "{}\n{}", r.stdout, r.stderr);
     let full = read_records(dir.path().join("full.csv"), Rules::GOMOKU).unwrap();
     assert!(full[0].result.is_some());

@@ -2,9 +2,7 @@
 //! be put back in match order, and Ctrl-C saves the games played so far,
 //! the same games an uninterrupted match plays.
 
-mod live;
-
-use live::Live;
+use crate::common::live::{self, Live};
 use mnk::arena::{
     game_rng, random_openings, run_match, run_match_observed, MatchReport, OpeningStyle,
 };

@@ -4,6 +4,7 @@
 //! openings file read once from a pipe, plots that fail without costing
 //! the verdict, and Ctrl-C between rounds.
 
+use crate::common::{mnk, read};
 use mnk::eval::Weights;
 use mnk::game::Rules;
 use mnk::train::{NoObserver, RunConfig, TrainError, Trainer};
@@ -11,14 +12,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn mnk() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mnk"))
-}
-
-fn read(p: impl AsRef<Path>) -> String {
-    std::fs::read_to_string(p.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", p.as_ref().display()))
-}
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
@@ -57,7 +50,7 @@ fn names(dir: &Path) -> Vec<String> {
     v
 }
 
-/// A 7x7x4 run of 24 rounds (a couple of seconds), as in `tests/train.rs`.
+/// A 7x7x4 run of 24 rounds (a couple of seconds), as in `train.rs`.
 fn args_7x7(runs: &Path, name: &str) -> Vec<String> {
     vec![
         "train".into(),

@@ -25,14 +25,14 @@ use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-const TTT_RUN: &str = include_str!("data/runs/ttt/run.toml");
-const TTT_ROUNDS: &str = include_str!("data/runs/ttt/rounds.csv");
-const TTT_CHECKS: &str = include_str!("data/runs/ttt/checks.csv");
-const G9S_RUN: &str = include_str!("data/runs/g9s/run.toml");
-const G9S_ROUNDS: &str = include_str!("data/runs/g9s/rounds.csv");
-const G9S_CHECKS: &str = include_str!("data/runs/g9s/checks.csv");
-const GOMOKU_TOML: &str = include_str!("../weights/gomoku.toml");
-const ORIGINAL_CSV: &str = include_str!("data/records/original.csv");
+const TTT_RUN: &str = include_str!("../data/runs/ttt/run.toml");
+const TTT_ROUNDS: &str = include_str!("../data/runs/ttt/rounds.csv");
+const TTT_CHECKS: &str = include_str!("../data/runs/ttt/checks.csv");
+const G9S_RUN: &str = include_str!("../data/runs/g9s/run.toml");
+const G9S_ROUNDS: &str = include_str!("../data/runs/g9s/rounds.csv");
+const G9S_CHECKS: &str = include_str!("../data/runs/g9s/checks.csv");
+const GOMOKU_TOML: &str = include_str!("../../weights/gomoku.toml");
+const ORIGINAL_CSV: &str = include_str!("../data/records/original.csv");
 const SGF: &str = "(;GM[4]FF[4]CA[UTF-8]SZ[15]MNK[15x15x5]PB[a b]PW[c\\]d]RE[B+]\
                    DT[2026-11-22T10:00:00Z];B[hh];W[ii](;B[hi])(;B[aa]))\n(;SZ[3];B[bb])";
 

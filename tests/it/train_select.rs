@@ -2,6 +2,7 @@
 //! determinism across thread counts, the confirmation gate, the gauntlet's
 //! pairings, run folder formats, and clear errors for bad settings.
 
+use crate::common::{code_and_stderr, mnk, read, train_in_pool};
 use mnk::arena::stats::SprtParams;
 use mnk::eval::Weights;
 use mnk::game::Rules;
@@ -9,19 +10,15 @@ use mnk::train::{
     ConfirmConfig, ConfirmVerdict, NoObserver, Reason, RunConfig, Select, TrainError, Trainer,
 };
 use std::path::Path;
-use std::process::Command;
 
-fn mnk() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mnk"))
-}
-
-fn read(p: impl AsRef<Path>) -> String {
-    std::fs::read_to_string(p.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", p.as_ref().display()))
+/// The board of these runs: 7x7, four in a row.
+fn rules7() -> Rules {
+    "7x7x4".parse().unwrap()
 }
 
 /// A small-board random-search run (7x7, four in a row, flat start).
 fn config(name: &str, select: Select, rounds: u32, openings: u32) -> RunConfig {
-    let mut c = RunConfig::defaults("7x7x4".parse().unwrap());
+    let mut c = RunConfig::defaults(rules7());
     c.name = name.into();
     c.start = "flat".into();
     c.rounds = rounds;
@@ -30,19 +27,6 @@ fn config(name: &str, select: Select, rounds: u32, openings: u32) -> RunConfig {
     c.seed = 7;
     c.select = select;
     c
-}
-
-fn train_in_pool(threads: usize, cfg: RunConfig, runs: &Path) -> Trainer {
-    let rules = cfg.game;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap();
-    pool.install(|| {
-        let mut t = Trainer::create(cfg, Weights::flat(rules), runs, false).unwrap();
-        t.run(&mut NoObserver).unwrap();
-        t
-    })
 }
 
 fn sprt(text: &str) -> ConfirmConfig {
@@ -78,7 +62,7 @@ fn confirm_and_gauntlet_are_identical_with_1_and_2_threads() {
             cfg.confirm = confirm.clone();
             cfg.check_every = 4;
             cfg.check_openings = 20;
-            let t = train_in_pool(threads, cfg, tmp.path());
+            let t = train_in_pool(threads, cfg, Weights::flat(rules7()), tmp.path());
             let dir = t.dir().path().to_path_buf();
             texts.push((read(dir.join("rounds.csv")), read(dir.join("checks.csv"))));
         }
@@ -231,8 +215,8 @@ fn gauntlet_plays_exactly_c_pairings_with_the_same_games_per_round() {
         let per = g.openings_per_pairing();
         assert_eq!(per, 30 * (c + 1) / 2);
 
-        let tb = train_in_pool(2, best, tmp.path());
-        let tg = train_in_pool(2, g, tmp.path());
+        let tb = train_in_pool(2, best, Weights::flat(rules7()), tmp.path());
+        let tg = train_in_pool(2, g, Weights::flat(rules7()), tmp.path());
         for (rb, rg) in tb.rounds()[1..].iter().zip(&tg.rounds()[1..]) {
             // C pairings of G*(C+1)/2 openings: as many games as the
             // C(C+1)/2 pairings of G openings of a full round robin.
@@ -333,11 +317,7 @@ fn run_cli(runs: &Path, extra: &[&str]) -> (Option<i32>, String) {
         runs.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
-    let out = mnk().args(&args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    code_and_stderr(&args)
 }
 
 #[test]

@@ -1,42 +1,14 @@
 //! Records through the command line: `mnk match --records/--sgf`,
 //! `mnk records list|delete` and `mnk replay`.
 
+use crate::common::run_in;
 use mnk::game::Rules;
 use mnk::records::read_records;
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
-
-struct Run {
-    ok: bool,
-    stdout: String,
-    stderr: String,
-}
-
-fn mnk(dir: &Path, args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mnk"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mnk runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    Run {
-        ok: out.status.success(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
 
 #[test]
 fn match_records_round_trip_through_csv_and_sgf() {
     let dir = tempfile::tempdir().unwrap();
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &[
             "match",
@@ -74,8 +46,8 @@ fn match_records_round_trip_through_csv_and_sgf() {
         assert!(g.result.is_some());
     }
 
-    let list_csv = mnk(dir.path(), &["records", "list", "m.csv"], "");
-    let list_sgf = mnk(dir.path(), &["records", "list", "m.sgf"], "");
+    let list_csv = run_in(dir.path(), &["records", "list", "m.csv"], "");
+    let list_sgf = run_in(dir.path(), &["records", "list", "m.sgf"], "");
     assert!(list_csv.ok && list_sgf.ok, "{}", list_csv.stderr);
     assert_eq!(list_csv.stdout, list_sgf.stdout);
     let lines: Vec<&str> = list_csv.stdout.lines().collect();
@@ -94,7 +66,7 @@ fn match_records_round_trip_through_csv_and_sgf() {
     assert!(list_csv.stderr.contains("m.csv: 6 games"));
 
     // A second match appends.
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &[
             "match",
@@ -130,7 +102,7 @@ fn delete_from_the_middle_keeps_the_rest_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("hand.csv");
     std::fs::write(&path, FILE).unwrap();
-    let list = mnk(
+    let list = run_in(
         dir.path(),
         &["records", "list", "hand.csv", "--rules", "tictactoe"],
         "",
@@ -144,7 +116,7 @@ fn delete_from_the_middle_keeps_the_rest_byte_for_byte() {
         .stdout
         .contains("   3  ? vs ?  unfinished  2 plies  4x4x3"));
 
-    let r = mnk(dir.path(), &["records", "delete", "hand.csv", "2", "3"], "");
+    let r = run_in(dir.path(), &["records", "delete", "hand.csv", "2", "3"], "");
     assert!(r.ok, "{}", r.stderr);
     assert!(
         r.stdout.contains("deleted games 2, 3; 2 games left"),
@@ -159,7 +131,7 @@ fn delete_from_the_middle_keeps_the_rest_byte_for_byte() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
 
     // Bad numbers change nothing.
-    let r = mnk(dir.path(), &["records", "delete", "hand.csv", "1", "9"], "");
+    let r = run_in(dir.path(), &["records", "delete", "hand.csv", "1", "9"], "");
     assert!(!r.ok);
     assert!(r.stderr.contains("there is no game 9"), "{}", r.stderr);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
@@ -174,7 +146,7 @@ fn corrupt_records_name_the_line_and_fail() {
         &["records", "list", "bad.csv"][..],
         &["replay", "bad.csv"][..],
     ] {
-        let r = mnk(dir.path(), args, "");
+        let r = run_in(dir.path(), args, "");
         assert!(!r.ok, "{args:?}");
         assert!(
             r.stderr.contains("bad.csv: line 4"),
@@ -185,7 +157,7 @@ fn corrupt_records_name_the_line_and_fail() {
     // Deleting checks only the framing (so a broken game can be removed);
     // a file cut short inside a game is refused and left alone.
     std::fs::write(dir.path().join("cut.csv"), "0\n1,1\n").unwrap();
-    let r = mnk(dir.path(), &["records", "delete", "cut.csv", "1"], "");
+    let r = run_in(dir.path(), &["records", "delete", "cut.csv", "1"], "");
     assert!(!r.ok);
     assert!(r.stderr.contains("cut.csv: line 2"), "{}", r.stderr);
     assert_eq!(
@@ -202,7 +174,7 @@ fn corrupt_records_name_the_line_and_fail() {
 fn replay_prints_the_moves() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("hand.csv"), FILE).unwrap();
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &["replay", "hand.csv", "--game", "2", "--speed", "0"],
         "",
@@ -226,7 +198,7 @@ fn replay_prints_the_moves() {
     assert!(!out.contains("Game 1 of"), "{out}");
 
     // All games, original-program games taken as the --rules game.
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &["replay", "hand.csv", "--speed", "0", "--rules", "tictactoe"],
         "",
@@ -237,7 +209,7 @@ fn replay_prints_the_moves() {
     }
     assert!(r.stdout.contains("Unfinished after 2 moves."));
 
-    let r = mnk(dir.path(), &["replay", "hand.csv", "--game", "5"], "");
+    let r = run_in(dir.path(), &["replay", "hand.csv", "--game", "5"], "");
     assert!(!r.ok);
     assert!(r.stderr.contains("there is no game 5"), "{}", r.stderr);
 }
@@ -246,7 +218,7 @@ fn replay_prints_the_moves() {
 fn replay_steps_on_enter_and_stops_on_q() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("hand.csv"), FILE).unwrap();
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &["replay", "hand.csv", "-n", "2", "--step"],
         "\n\nq\n",
@@ -261,7 +233,7 @@ fn replay_steps_on_enter_and_stops_on_q() {
     );
 
     // End of input while stepping shows the rest.
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &["replay", "hand.csv", "-n", "2", "--step"],
         "\n",
@@ -273,7 +245,7 @@ fn replay_steps_on_enter_and_stops_on_q() {
 #[test]
 fn replay_sgf_from_play() {
     let dir = tempfile::tempdir().unwrap();
-    let r = mnk(
+    let r = run_in(
         dir.path(),
         &[
             "play",
@@ -294,7 +266,7 @@ fn replay_sgf_from_play() {
     assert!(r.ok, "{}", r.stderr);
     let games = read_records(dir.path().join("w.sgf"), Rules::GOMOKU).unwrap();
     assert_eq!(games.len(), 2);
-    let r = mnk(dir.path(), &["replay", "w.sgf", "--speed", "0"], "");
+    let r = run_in(dir.path(), &["replay", "w.sgf", "--speed", "0"], "");
     assert!(r.ok, "{}", r.stderr);
     let n = games[1].plies();
     assert!(

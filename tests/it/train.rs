@@ -2,16 +2,13 @@
 //! process kill, clear errors for bad input, and tic-tac-toe training from
 //! flat weights reaching the brief's agreement target.
 
+use crate::common::{mnk, read, train_in_pool};
 use mnk::eval::Weights;
 use mnk::game::Rules;
 use mnk::train::{Check, NoObserver, RunConfig, TrainError, Trainer};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn mnk() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mnk"))
-}
 
 fn config(game: &str, name: &str, rounds: u32, openings: u32, check_every: u32) -> RunConfig {
     let rules: Rules = game.parse().unwrap();
@@ -23,22 +20,6 @@ fn config(game: &str, name: &str, rounds: u32, openings: u32, check_every: u32) 
     c.check_openings = 30;
     c.seed = 42;
     c
-}
-
-fn train_in_pool(threads: usize, cfg: RunConfig, start: Weights, runs: &Path) -> Trainer {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap();
-    pool.install(|| {
-        let mut t = Trainer::create(cfg, start, runs, false).unwrap();
-        t.run(&mut NoObserver).unwrap();
-        t
-    })
-}
-
-fn read(p: impl AsRef<Path>) -> String {
-    std::fs::read_to_string(p.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", p.as_ref().display()))
 }
 
 #[test]

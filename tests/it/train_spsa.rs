@@ -2,19 +2,11 @@
 //! counts, resume equal to an uninterrupted run, the update rule, plots,
 //! the game budget, and clear errors for bad settings.
 
+use crate::common::{code_and_stderr, mnk, read};
 use mnk::eval::Weights;
 use mnk::game::Rules;
 use mnk::train::{NoObserver, Optimizer, Reason, RunConfig, SpsaConfig, TrainError, Trainer};
 use std::path::Path;
-use std::process::Command;
-
-fn mnk() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_mnk"))
-}
-
-fn read(p: impl AsRef<Path>) -> String {
-    std::fs::read_to_string(p.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", p.as_ref().display()))
-}
 
 fn rules() -> Rules {
     "7x7x4".parse().unwrap()
@@ -192,11 +184,7 @@ fn run_cli(runs: &Path, extra: &[&str]) -> (Option<i32>, String) {
         runs.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
-    let out = mnk().args(&args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    code_and_stderr(&args)
 }
 
 #[test]

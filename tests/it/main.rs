@@ -1,0 +1,26 @@
+//! mnk's integration tests, one module per area, built as ONE test binary:
+//! after a library change there is one crate to compile and link instead of
+//! one per file. Shared helpers live in [`common`].
+//!
+//! Run one area with `cargo test --release --test it -- train_spsa::`.
+
+mod common;
+
+mod brain;
+mod cli;
+mod eval;
+mod game_props;
+mod matches;
+mod parser_props;
+mod perft;
+mod play;
+mod players;
+mod records;
+mod replay;
+mod solver;
+mod stats;
+mod train;
+mod train_rundir;
+mod train_select;
+mod train_spsa;
+mod weights;
