@@ -26,7 +26,7 @@
 //! Text is drawn with DejaVu Sans, compiled into the binary
 //! (`assets/fonts/`), so plots render on machines without system fonts.
 //!
-//! This file holds the registry of charts ([`Chart`]: name, size, whether a
+//! This file holds the registry of charts (`Chart`: name, size, whether a
 //! run wants it, how it is drawn) and the run data they share; each chart
 //! lives in its own file, the look they share in `style.rs`, and the
 //! writing of PNG and SVG files in `output.rs`.
