@@ -1,0 +1,77 @@
+//! Chart files: the embedded font, and a chart drawn into a PNG or an SVG
+//! file that readers never see half written.
+
+use super::{Chart, DrawError, PlotError, RunData};
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+
+const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
+/// Registers the embedded font as `sans-serif` (once).
+pub(super) fn register_font() -> Result<(), PlotError> {
+    static ONCE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let ok = *ONCE.get_or_init(|| {
+        plotters::style::register_font("sans-serif", FontStyle::Normal, FONT).is_ok()
+            && plotters::style::register_font("sans-serif", FontStyle::Bold, FONT).is_ok()
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(PlotError::Font)
+    }
+}
+
+/// The [`PlotError`] for `path` with `message`.
+fn draw_error(path: &Path, message: impl ToString) -> PlotError {
+    PlotError::Draw {
+        path: path.to_path_buf(),
+        message: message.to_string(),
+    }
+}
+
+/// Draws `chart` on `root` and hands the picture to the backend.
+fn render<DB: DrawingBackend>(
+    chart: Chart,
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    data: &RunData,
+) -> Result<(), DrawError> {
+    chart.draw(root, data)?;
+    root.present()?;
+    Ok(())
+}
+
+/// Draws `chart` into `plots/<name>.png` and returns its path.
+pub(super) fn write_png(plots: &Path, chart: Chart, data: &RunData) -> Result<PathBuf, PlotError> {
+    let path = plots.join(format!("{}.png", chart.name()));
+    // plotters encodes a bitmap only into a file named by a path (its
+    // extension picks the format); encoding into memory for
+    // `util::write_atomic` would need the `image` crate as a dependency of
+    // our own. So the chart is drawn to a temporary file, then renamed:
+    // readers never see half a picture. The name is one
+    // `util::is_temp_name` knows, so a left-over file can be cleaned up.
+    let tmp = plots.join(format!(".tmp-{}-{}.png", chart.name(), std::process::id()));
+    let result = (|| {
+        let root = BitMapBackend::new(&tmp, chart.size()).into_drawing_area();
+        render(chart, &root, data).map_err(|e| draw_error(&path, e))?;
+        drop(root);
+        std::fs::rename(&tmp, &path).map_err(|e| draw_error(&path, e))
+    })();
+    if result.is_err() {
+        // A failed write (a full disk) must not leave its partial picture
+        // behind to keep the disk full.
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map(|()| path)
+}
+
+/// Draws `chart` into `plots/<name>.svg` and returns its path.
+pub(super) fn write_svg(plots: &Path, chart: Chart, data: &RunData) -> Result<PathBuf, PlotError> {
+    let path = plots.join(format!("{}.svg", chart.name()));
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, chart.size()).into_drawing_area();
+        render(chart, &root, data).map_err(|e| draw_error(&path, e))?;
+    }
+    crate::util::write_atomic(&path, text.as_bytes()).map_err(|e| draw_error(&path, e))?;
+    Ok(path)
+}
