@@ -8,9 +8,9 @@
 use super::command::{Command, CommandError, HELP};
 use super::render::{glyph, render_board, Marks, Style};
 use super::save::{SaveTarget, Saved};
-use crate::arena::game_rng;
-use crate::game::{Board, Color, Move, Outcome, PlayError, Rule, Rules};
-use crate::players::{Player, PlayerError, PlayerSpec, Rng, SpecError};
+use crate::arena::{game_rng, play_move, GameError};
+use crate::game::{Board, Color, Move, Outcome, Rule, Rules};
+use crate::players::{Player, PlayerSpec, Rng, SpecError};
 use crate::records::{utc_now, Record, RecordError};
 use std::path::{Path, PathBuf};
 
@@ -79,16 +79,21 @@ pub enum Turn {
 pub struct AiTurn {
     color: Color,
     player: Box<dyn Player>,
+    /// A copy of the session's position; the move is played on it.
     board: Board,
+    /// The ply and hash of the position taken, to tell on return whether
+    /// the session is still there.
+    taken_at: (usize, u64),
     rng: Rng,
-    choice: Option<Result<Move, PlayerError>>,
+    choice: Option<Result<Move, GameError>>,
 }
 
 impl AiTurn {
-    /// Chooses the move (the slow part), touching nothing of the session.
+    /// Chooses the move (the slow part) and plays it on the copy of the
+    /// position, touching nothing of the session.
     pub fn think(&mut self) {
         if self.choice.is_none() {
-            self.choice = Some(self.player.choose(&self.board, &mut self.rng));
+            self.choice = Some(play_move(&mut *self.player, &mut self.board, &mut self.rng));
         }
     }
 }
@@ -103,26 +108,9 @@ pub enum SessionError {
     /// A records file is unreadable or corrupt.
     #[error("{0}\n(games are appended to this file, so it must read cleanly: fix or move it, or choose another file)")]
     Records(#[from] RecordError),
-    /// An AI player failed to move.
-    #[error("{player} could not move: {source}")]
-    Player {
-        /// The player's name.
-        player: String,
-        /// Why.
-        #[source]
-        source: PlayerError,
-    },
-    /// An AI player chose an illegal move.
-    #[error("{player} chose an illegal move {mv}: {source}")]
-    Illegal {
-        /// The player's name.
-        player: String,
-        /// The move.
-        mv: Move,
-        /// Why it is illegal.
-        #[source]
-        source: PlayError,
-    },
+    /// An AI player failed to move or chose an illegal move.
+    #[error(transparent)]
+    Game(#[from] GameError),
     /// Reading input or writing output failed.
     #[error("terminal: {0}")]
     Io(#[from] std::io::Error),
@@ -379,6 +367,7 @@ impl Session {
             color,
             player,
             board: self.board.clone(),
+            taken_at: (self.board.ply(), self.board.hash()),
             rng,
             choice: None,
         })
@@ -392,15 +381,14 @@ impl Session {
         let AiTurn {
             color,
             mut player,
-            board,
+            mut board,
+            taken_at,
             mut rng,
             choice,
         } = turn;
-        let choice = choice.unwrap_or_else(|| player.choose(&board, &mut rng));
-        let name = player.name();
-        let current = self.turn() == Turn::Ai(color)
-            && self.board.ply() == board.ply()
-            && self.board.hash() == board.hash();
+        let choice = choice.unwrap_or_else(|| play_move(&mut *player, &mut board, &mut rng));
+        let current =
+            self.turn() == Turn::Ai(color) && (self.board.ply(), self.board.hash()) == taken_at;
         let seat = &mut self.seats[color.index()];
         if seat.player.is_some() {
             return Ok(());
@@ -413,27 +401,15 @@ impl Session {
         }
         seat.player = Some(player);
         self.rng = rng;
-        let result = match choice {
-            Ok(m) => self
-                .board
-                .play(m)
-                .map(|_| ())
-                .map_err(|source| SessionError::Illegal {
-                    player: name,
-                    mv: m,
-                    source,
-                }),
-            Err(source) => Err(SessionError::Player {
-                player: name,
-                source,
-            }),
-        };
-        if let Err(e) = result {
+        if let Err(e) = choice {
+            let e = SessionError::from(e);
             self.text(self.style.error(&format!("error: {e}")));
             self.phase = Phase::Done;
             self.save_all("");
             return Err(e);
         }
+        // The copy is the session's position (`current`) with the move played.
+        self.board = board;
         self.hint = None;
         self.after_move();
         Ok(())
