@@ -20,7 +20,7 @@ use std::path::PathBuf;
 
 mod saving;
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;
 mod text;
 
 pub use text::describe_rules;
@@ -97,6 +97,17 @@ pub struct AiTurn {
     taken_at: (usize, u64),
     rng: Rng,
     choice: Option<Result<Move, GameError>>,
+}
+
+impl std::fmt::Debug for AiTurn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AiTurn")
+            .field("color", &self.color)
+            .field("player", &self.player.name())
+            .field("board", &self.board)
+            .field("choice", &self.choice)
+            .finish_non_exhaustive()
+    }
 }
 
 impl AiTurn {
@@ -196,6 +207,17 @@ pub struct Session {
     extra: Vec<SaveTarget>,
     style: Style,
     out: Vec<Out>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("rules", &self.rules)
+            .field("game", &self.game)
+            .field("phase", &self.phase)
+            .field("board", &self.board)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Session {

@@ -1,8 +1,11 @@
-//! Unit tests of the session state machine.
+//! Unit tests of the session state machine, and the session config that
+//! the other unit tests of `play` start from.
 
 use super::*;
 
-fn config(black: SeatKind, white: SeatKind) -> Config {
+/// A tic-tac-toe session with seed 3, no records, a greedy hint and plain
+/// text.
+pub(in crate::play) fn config(black: SeatKind, white: SeatKind) -> Config {
     Config {
         rules: Rules::TICTACTOE,
         black,
