@@ -7,21 +7,51 @@ use crate::players::{Player, PlayerError, Rng};
 /// Why a game could not be played to the end.
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
+    /// A move of the opening cannot be played (off the board, on a taken
+    /// cell, or after the game was over).
     #[error("the opening is not legal on this board: {0}")]
     Opening(#[from] crate::game::PlayError),
+    /// A player failed to choose a move.
     #[error("{player} could not move: {source}")]
     Player {
+        /// The player's name.
         player: String,
+        /// Why it could not move.
         #[source]
         source: PlayerError,
     },
+    /// A player chose a move the board refuses.
     #[error("{player} played an illegal move {mv}: {source}")]
     Illegal {
+        /// The player's name.
         player: String,
+        /// The move it chose.
         mv: Move,
+        /// Why the board refuses it.
         #[source]
         source: crate::game::PlayError,
     },
+}
+
+/// Lets `player` choose a move on `board` and plays it there. On an error
+/// the board is unchanged, and the error names the player.
+pub fn play_move(
+    player: &mut dyn Player,
+    board: &mut Board,
+    rng: &mut Rng,
+) -> Result<Move, GameError> {
+    let m = player
+        .choose(board, rng)
+        .map_err(|source| GameError::Player {
+            player: player.name(),
+            source,
+        })?;
+    board.play(m).map_err(|source| GameError::Illegal {
+        player: player.name(),
+        mv: m,
+        source,
+    })?;
+    Ok(m)
 }
 
 /// Plays a game to the end and returns its result; `board` then holds the
@@ -49,15 +79,7 @@ pub fn play_game(
             Color::Black => &mut *black,
             Color::White => &mut *white,
         };
-        let m = p.choose(board, rng).map_err(|source| GameError::Player {
-            player: p.name(),
-            source,
-        })?;
-        board.play(m).map_err(|source| GameError::Illegal {
-            player: p.name(),
-            mv: m,
-            source,
-        })?;
+        play_move(p, board, rng)?;
     }
     Ok(board.outcome().unwrap_or(Outcome::Draw))
 }

@@ -7,7 +7,7 @@ mod matches;
 pub mod openings;
 pub mod stats;
 
-pub use game::{play_game, GameError};
+pub use game::{play_game, play_move, GameError};
 pub use matches::{
     derive_seed, game_rng, round_robin, run_match, run_match_observed, Factory, MatchReport,
     OnGame, PlayedGame, RoundRobinReport,

@@ -54,6 +54,14 @@ pub struct Driver<S, W> {
     term: Terminal,
 }
 
+impl<S, W> std::fmt::Debug for Driver<S, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Driver")
+            .field("term", &self.term)
+            .finish_non_exhaustive()
+    }
+}
+
 struct Inner<S, W> {
     session: S,
     output: W,
@@ -199,6 +207,14 @@ pub struct Interrupted<'a, S, W> {
     error: Option<std::io::Error>,
 }
 
+impl<S, W> std::fmt::Debug for Interrupted<'_, S, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Interrupted")
+            .field("error", &self.error)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<S, W> Interrupted<'_, S, W> {
     /// The output, to say more before exiting.
     pub fn output(&mut self) -> &mut W {
@@ -231,31 +247,16 @@ fn show(session: &mut Session, output: &mut impl Write, term: Terminal) -> std::
 
 #[cfg(test)]
 mod tests {
+    use super::super::session::tests::config;
     use super::super::{Config, SeatKind, Style};
     use super::*;
-    use crate::game::Rules;
     use std::io::Cursor;
-
-    /// A tic-tac-toe session with seed 5, no records and a greedy hint.
-    fn tictactoe(black: SeatKind, white: SeatKind, style: Style) -> Config {
-        Config {
-            rules: Rules::TICTACTOE,
-            black,
-            white,
-            hint: "greedy".parse().unwrap(),
-            records: None,
-            sgf: None,
-            seed: 5,
-            style,
-        }
-    }
 
     #[test]
     fn ai_against_ai_runs_to_the_end_without_input() {
-        let config = tictactoe(
+        let config = config(
             SeatKind::Ai("greedy".parse().unwrap()),
             SeatKind::Ai("exact".parse().unwrap()),
-            Style::PLAIN,
         );
         let mut s = Session::new(config).unwrap();
         let mut out = Vec::new();
@@ -271,10 +272,9 @@ mod tests {
 
     #[test]
     fn end_of_input_mid_game_is_clean() {
-        let config = tictactoe(
+        let config = config(
             SeatKind::Human("me".into()),
             SeatKind::Ai("greedy".parse().unwrap()),
-            Style::PLAIN,
         );
         let mut s = Session::new(config).unwrap();
         let mut out = Vec::new();
@@ -312,10 +312,9 @@ mod tests {
 
     #[test]
     fn interrupted_while_waiting_for_a_line() {
-        let config = tictactoe(
+        let config = config(
             SeatKind::Human("me".into()),
             SeatKind::Ai("greedy".parse().unwrap()),
-            Style::PLAIN,
         );
         let out = Shared::default();
         let driver = Driver::new(
@@ -355,11 +354,13 @@ mod tests {
 
     #[test]
     fn a_terminal_gets_redrawn_screens() {
-        let config = tictactoe(
-            SeatKind::Human("me".into()),
-            SeatKind::Ai("greedy".parse().unwrap()),
-            Style::COLOR,
-        );
+        let config = Config {
+            style: Style::COLOR,
+            ..config(
+                SeatKind::Human("me".into()),
+                SeatKind::Ai("greedy".parse().unwrap()),
+            )
+        };
         let mut s = Session::new(config).unwrap();
         let mut out = Vec::new();
         let term = Terminal {

@@ -18,6 +18,7 @@ use crate::records::Record;
 /// assert!(r.screen().contains("Move 5 of 5: X b3"));
 /// assert!(r.screen().contains("Result: black wins"));
 /// ```
+#[derive(Debug)]
 pub struct Replay<'a> {
     record: &'a Record,
     board: Board,

@@ -6,7 +6,6 @@ use std::fs;
 use std::io::{self, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// An error reading or changing a record file; every variant names the file.
 #[derive(Debug, thiserror::Error)]
@@ -196,40 +195,8 @@ pub fn delete_records(path: impl AsRef<Path>, numbers: &[usize]) -> Result<usize
     Ok(gone.iter().filter(|&&g| !g).count())
 }
 
-/// Writes `bytes` to a temporary file next to `path`, flushes it to disk and
-/// renames it over `path`. Creates the parent folders.
+/// Replaces `path` with `bytes` atomically ([`crate::util::write_atomic`]),
+/// creating the parent folders; the error names the file.
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RecordError> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    fs::create_dir_all(&dir).map_err(io_error(path))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "records".to_string());
-    let tmp = dir.join(format!(
-        ".{name}.{}.{}.tmp",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut f = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, path)
-    })();
-    if let Err(error) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(RecordError::Io {
-            path: path.to_path_buf(),
-            error,
-        });
-    }
-    Ok(())
+    crate::util::write_atomic(path, bytes).map_err(io_error(path))
 }

@@ -252,49 +252,56 @@ fn found_at(text: &str, i: usize) -> String {
     }
 }
 
-/// Parses the collection into trees (main lines only), iteratively so that
-/// deeply nested variations cannot overflow the stack.
-fn parse_trees(text: &str) -> Result<Vec<Tree>, SgfError> {
-    struct Level {
-        main: bool,
-        nodes: usize,
-        children: usize,
+/// Where the parser is in the text, and in which game, for its errors.
+struct Scanner<'t> {
+    text: &'t str,
+    /// The next byte to read.
+    i: usize,
+    /// The 1-based number of the game tree being read.
+    game: usize,
+}
+
+impl Scanner<'_> {
+    /// The byte at the cursor, if any.
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.i).copied()
     }
-    let b = text.as_bytes();
-    let syntax = |i: usize, game: usize, expected: &str| {
+
+    fn skip_ws(&mut self) {
+        while self.peek().is_some_and(|c| c.is_ascii_whitespace()) {
+            self.i += 1;
+        }
+    }
+
+    /// A syntax error at byte `at`: what was `expected` there, and what is
+    /// there.
+    fn syntax_at(&self, at: usize, expected: &str) -> SgfError {
         error(
-            text,
-            i,
-            game,
+            self.text,
+            at,
+            self.game,
             SgfErrorKind::Syntax {
                 expected: expected.to_string(),
-                found: found_at(text, i),
+                found: found_at(self.text, at),
             },
         )
-    };
-    let skip_ws = |mut i: usize| {
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
+    }
+
+    /// A syntax error at the cursor.
+    fn syntax(&self, expected: &str) -> SgfError {
+        self.syntax_at(self.i, expected)
+    }
+
+    /// Reads one game tree, from after its `(` to after its closing `)`,
+    /// and returns the nodes of its main line. Iterative (a stack of open
+    /// variations), so that deeply nested variations cannot overflow the
+    /// stack.
+    fn tree(&mut self) -> Result<Vec<Vec<Prop>>, SgfError> {
+        struct Level {
+            main: bool,
+            nodes: usize,
+            children: usize,
         }
-        i
-    };
-    let mut i = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let mut trees = Vec::new();
-    let mut prev_end = i;
-    loop {
-        i = skip_ws(i);
-        if i == b.len() {
-            break;
-        }
-        let game = trees.len() + 1;
-        if b[i] != b'(' {
-            return Err(syntax(
-                i,
-                game,
-                "`(` starting a game, or the end of the file",
-            ));
-        }
-        i += 1;
         let mut stack = vec![Level {
             main: true,
             nodes: 0,
@@ -302,80 +309,27 @@ fn parse_trees(text: &str) -> Result<Vec<Tree>, SgfError> {
         }];
         let mut nodes: Vec<Vec<Prop>> = Vec::new();
         while !stack.is_empty() {
-            i = skip_ws(i);
-            if i == b.len() {
-                return Err(syntax(i, game, "`)` closing the game tree"));
-            }
+            self.skip_ws();
+            let Some(c) = self.peek() else {
+                return Err(self.syntax("`)` closing the game tree"));
+            };
             let top = stack.last_mut().expect("stack is not empty");
-            match b[i] {
+            match c {
                 b';' => {
                     if top.children > 0 {
-                        return Err(syntax(i, game, "`(` or `)`: no node may follow variations"));
+                        return Err(self.syntax("`(` or `)`: no node may follow variations"));
                     }
                     top.nodes += 1;
                     let main = top.main;
-                    i += 1;
-                    let mut props = Vec::new();
-                    loop {
-                        i = skip_ws(i);
-                        if i == b.len() || !b[i].is_ascii_alphabetic() {
-                            break;
-                        }
-                        let offset = i;
-                        while i < b.len() && b[i].is_ascii_alphabetic() {
-                            i += 1;
-                        }
-                        let name = &text[offset..i];
-                        // FF[3] allowed lower-case letters in identifiers;
-                        // only the capitals count.
-                        let ident: String = text[offset..i]
-                            .chars()
-                            .filter(|c| c.is_ascii_uppercase())
-                            .collect();
-                        let mut values = Vec::new();
-                        loop {
-                            i = skip_ws(i);
-                            if i == b.len() || b[i] != b'[' {
-                                break;
-                            }
-                            let open = i;
-                            i += 1;
-                            let vstart = i;
-                            while i < b.len() && b[i] != b']' {
-                                i += if b[i] == b'\\' { 2 } else { 1 };
-                            }
-                            if i >= b.len() {
-                                return Err(syntax(
-                                    b.len(),
-                                    game,
-                                    &format!(
-                                        "`]` closing the value of {name} opened at byte {open}"
-                                    ),
-                                ));
-                            }
-                            values.push((unescape(&text[vstart..i]), open));
-                            i += 1;
-                        }
-                        if values.is_empty() {
-                            return Err(syntax(
-                                i,
-                                game,
-                                &format!("`[` starting a value of property {name}"),
-                            ));
-                        }
-                        props.push(Prop {
-                            ident,
-                            offset,
-                            values,
-                        });
-                    }
+                    self.i += 1;
+                    let props = self.node()?;
                     if main {
                         nodes.push(props);
                     }
                 }
                 b'(' => {
                     if top.nodes == 0 {
-                        return Err(syntax(i, game, "`;` starting a node"));
+                        return Err(self.syntax("`;` starting a node"));
                     }
                     let main = top.main && top.children == 0;
                     top.children += 1;
@@ -384,30 +338,118 @@ fn parse_trees(text: &str) -> Result<Vec<Tree>, SgfError> {
                         nodes: 0,
                         children: 0,
                     });
-                    i += 1;
+                    self.i += 1;
                 }
                 b')' => {
                     if top.nodes == 0 {
-                        return Err(syntax(i, game, "`;` starting a node"));
+                        return Err(self.syntax("`;` starting a node"));
                     }
                     stack.pop();
-                    i += 1;
+                    self.i += 1;
                 }
-                _ => return Err(syntax(i, game, "a property, `;`, `(` or `)`")),
+                _ => return Err(self.syntax("a property, `;`, `(` or `)`")),
             }
         }
-        // The span runs to the end of the line holding `)`.
-        while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r') {
-            i += 1;
+        Ok(nodes)
+    }
+
+    /// Reads the properties of a node, after its `;`.
+    fn node(&mut self) -> Result<Vec<Prop>, SgfError> {
+        let text = self.text;
+        let mut props = Vec::new();
+        loop {
+            self.skip_ws();
+            if !self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+                return Ok(props);
+            }
+            let offset = self.i;
+            while self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+                self.i += 1;
+            }
+            let name = &text[offset..self.i];
+            // FF[3] allowed lower-case letters in identifiers; only the
+            // capitals count.
+            let ident: String = name.chars().filter(|c| c.is_ascii_uppercase()).collect();
+            let values = self.values(name)?;
+            props.push(Prop {
+                ident,
+                offset,
+                values,
+            });
         }
-        if i < b.len() && b[i] == b'\n' {
-            i += 1;
+    }
+
+    /// Reads the values (one or more `[...]`) of the property `name`, each
+    /// unescaped, with the offset of its `[`.
+    fn values(&mut self, name: &str) -> Result<Vec<(String, usize)>, SgfError> {
+        let text = self.text;
+        let b = text.as_bytes();
+        let mut values = Vec::new();
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'[') {
+                break;
+            }
+            let open = self.i;
+            self.i += 1;
+            let vstart = self.i;
+            while self.i < b.len() && b[self.i] != b']' {
+                self.i += if b[self.i] == b'\\' { 2 } else { 1 };
+            }
+            if self.i >= b.len() {
+                return Err(self.syntax_at(
+                    b.len(),
+                    &format!("`]` closing the value of {name} opened at byte {open}"),
+                ));
+            }
+            values.push((unescape(&text[vstart..self.i]), open));
+            self.i += 1;
         }
+        if values.is_empty() {
+            return Err(self.syntax(&format!("`[` starting a value of property {name}")));
+        }
+        Ok(values)
+    }
+
+    /// Moves past the rest of the line after a tree's `)` (spaces, tabs and
+    /// the line break): a tree's span runs to the end of that line.
+    fn past_line_end(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\r')) {
+            self.i += 1;
+        }
+        if self.peek() == Some(b'\n') {
+            self.i += 1;
+        }
+    }
+}
+
+/// Parses the collection into trees (main lines only).
+fn parse_trees(text: &str) -> Result<Vec<Tree>, SgfError> {
+    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut s = Scanner {
+        text,
+        i: start,
+        game: 1,
+    };
+    let mut trees = Vec::new();
+    let mut prev_end = start;
+    loop {
+        s.skip_ws();
+        let Some(c) = s.peek() else {
+            break;
+        };
+        s.game = trees.len() + 1;
+        if c != b'(' {
+            return Err(s.syntax("`(` starting a game, or the end of the file"));
+        }
+        s.i += 1;
+        let nodes = s.tree()?;
+        s.past_line_end();
         trees.push(Tree {
-            span: prev_end..i,
+            span: prev_end..s.i,
             nodes,
         });
-        prev_end = i;
+        prev_end = s.i;
     }
     Ok(trees)
 }
@@ -451,180 +493,41 @@ fn simple_text(s: &str) -> String {
         .collect()
 }
 
+/// The text and number of the game being built, to place its errors.
+struct GameAt<'t> {
+    text: &'t str,
+    number: usize,
+}
+
+impl GameAt<'_> {
+    fn fail(&self, offset: usize, kind: SgfErrorKind) -> SgfError {
+        error(self.text, offset, self.number, kind)
+    }
+}
+
+/// The first value of the root property `id`, trimmed, with the offset of
+/// the value's first byte.
+fn root_value(root: &[Prop], id: &str) -> Option<(String, usize)> {
+    root.iter()
+        .find(|p| p.ident == id)
+        .map(|p| (p.values[0].0.trim().to_string(), p.values[0].1 + 1))
+}
+
+/// A board size read from `SZ`, with its value and offset for errors.
+struct Size {
+    width: u32,
+    height: u32,
+    value: String,
+    at: usize,
+}
+
 /// Interprets a parsed tree as a record, checking every move.
 fn build(text: &str, game: usize, tree: &Tree, default_rules: Rules) -> Result<Record, SgfError> {
-    let fail = |offset: usize, kind| error(text, offset, game, kind);
+    let game = GameAt { text, number: game };
     let root = &tree.nodes[0];
-    let find = |id: &str| {
-        root.iter()
-            .find(|p| p.ident == id)
-            .map(|p| (p.values[0].0.trim().to_string(), p.values[0].1 + 1))
-    };
-    if let Some((gm, at)) = find("GM") {
-        if gm != "4" {
-            return Err(fail(at, SgfErrorKind::NotGomoku(gm)));
-        }
-    }
-    let size = match find("SZ") {
-        Some((sz, at)) => {
-            let bad = |reason: String| {
-                fail(
-                    at,
-                    SgfErrorKind::BadSize {
-                        value: sz.clone(),
-                        reason,
-                    },
-                )
-            };
-            let (w, h) = match sz.split_once(':') {
-                Some((w, h)) => (w.trim(), h.trim()),
-                None => (sz.as_str(), sz.as_str()),
-            };
-            let (w, h) = match (w.parse::<u32>(), h.parse::<u32>()) {
-                (Ok(w), Ok(h)) => (w, h),
-                _ => return Err(bad("expected SZ[n] or SZ[columns:rows]".to_string())),
-            };
-            for side in [w, h] {
-                if !(crate::game::MIN_SIDE as u32..=crate::game::MAX_SIDE as u32).contains(&side) {
-                    return Err(bad(RulesError::BadSide(side).to_string()));
-                }
-            }
-            Some((w, h, sz, at))
-        }
-        None => None,
-    };
-    let rules = match (find("MNK"), size) {
-        (Some((mnk, at)), size) => {
-            let rules: Rules = mnk.parse().map_err(|reason| {
-                fail(
-                    at,
-                    SgfErrorKind::BadRules {
-                        value: mnk.clone(),
-                        reason,
-                    },
-                )
-            })?;
-            if let Some((w, h, sz, sz_at)) = size {
-                if (w, h) != (rules.width as u32, rules.height as u32) {
-                    return Err(fail(sz_at, SgfErrorKind::SizeMismatch { sz, mnk }));
-                }
-            }
-            rules
-        }
-        (None, Some((w, h, sz, at))) => {
-            if (w, h) == (default_rules.width as u32, default_rules.height as u32) {
-                default_rules
-            } else {
-                Rules::new(w, h, default_rules.k as u32, default_rules.rule).map_err(|e| {
-                    fail(
-                        at,
-                        SgfErrorKind::BadSize {
-                            value: sz.clone(),
-                            reason: format!(
-                                "{e} (k from the default game {default_rules}); expected an MNK[WxHxK] property giving k"
-                            ),
-                        },
-                    )
-                })?
-            }
-        }
-        (None, None) => default_rules,
-    };
-
-    let mut board = Board::new(rules);
-    let mut taken = vec![0usize; rules.cells()];
-    let mut moves = Vec::new();
-    for prop in tree.nodes.iter().flatten() {
-        let color = match prop.ident.as_str() {
-            "B" => Color::Black,
-            "W" => Color::White,
-            "AB" | "AW" | "AE" => {
-                return Err(fail(prop.offset, SgfErrorKind::Setup(prop.ident.clone())))
-            }
-            _ => continue,
-        };
-        let (value, at) = (&prop.values[0].0, prop.values[0].1 + 1);
-        let ply = moves.len() + 1;
-        let expected = Color::to_move_at(moves.len());
-        if color != expected {
-            return Err(fail(
-                prop.offset,
-                SgfErrorKind::WrongColor {
-                    ply,
-                    expected,
-                    found: color,
-                },
-            ));
-        }
-        let v = value.trim().as_bytes();
-        if prop.values.len() != 1 || v.len() != 2 || !v.iter().all(u8::is_ascii_lowercase) {
-            return Err(fail(
-                at,
-                SgfErrorKind::BadCoordinate {
-                    prop: prop.ident.clone(),
-                    value: value.clone(),
-                },
-            ));
-        }
-        let mv = Move::new(v[0] - b'a', v[1] - b'a');
-        if let Some(outcome) = board.outcome() {
-            return Err(fail(
-                at,
-                SgfErrorKind::AfterEnd {
-                    ply,
-                    mv,
-                    outcome,
-                    ended: moves.len(),
-                },
-            ));
-        }
-        if !rules.contains(mv) {
-            return Err(fail(
-                at,
-                SgfErrorKind::OffBoard {
-                    ply,
-                    mv,
-                    width: rules.width,
-                    height: rules.height,
-                },
-            ));
-        }
-        let cell = rules.index(mv);
-        if taken[cell] != 0 {
-            return Err(fail(
-                at,
-                SgfErrorKind::Occupied {
-                    ply,
-                    mv,
-                    earlier: taken[cell],
-                },
-            ));
-        }
-        taken[cell] = ply;
-        board.play_unchecked(mv);
-        moves.push(mv);
-    }
-
-    let result = match find("RE") {
-        None => board.outcome(),
-        Some((re, at)) => {
-            let stated = if re.starts_with("B+") {
-                Some(Outcome::Win(Color::Black))
-            } else if re.starts_with("W+") {
-                Some(Outcome::Win(Color::White))
-            } else if re == "0" || re.eq_ignore_ascii_case("draw") {
-                Some(Outcome::Draw)
-            } else if re.is_empty() || re == "?" || re.eq_ignore_ascii_case("void") {
-                None
-            } else {
-                return Err(fail(at, SgfErrorKind::BadResult(re)));
-            };
-            if let Some((stated, actual)) = result_conflict(stated, board.outcome()) {
-                return Err(fail(at, SgfErrorKind::ResultMismatch { stated, actual }));
-            }
-            stated
-        }
-    };
+    let rules = game_rules(&game, root, default_rules)?;
+    let (board, moves) = main_line(&game, tree, rules)?;
+    let result = stated_result(&game, root, &board)?;
     let text_prop = |id: &str| {
         root.iter()
             .find(|p| p.ident == id)
@@ -638,4 +541,198 @@ fn build(text: &str, game: usize, tree: &Tree, default_rules: Rules) -> Result<R
         white: text_prop("PW").unwrap_or_default(),
         date: text_prop("DT"),
     })
+}
+
+/// The game from the root's `GM` (which must be 4), `SZ` and `MNK`; what
+/// they leave open comes from `default_rules`.
+fn game_rules(game: &GameAt, root: &[Prop], default_rules: Rules) -> Result<Rules, SgfError> {
+    if let Some((gm, at)) = root_value(root, "GM") {
+        if gm != "4" {
+            return Err(game.fail(at, SgfErrorKind::NotGomoku(gm)));
+        }
+    }
+    let size = board_size(game, root)?;
+    let rules = match (root_value(root, "MNK"), size) {
+        (Some((mnk, at)), size) => {
+            let rules: Rules = mnk.parse().map_err(|reason| {
+                game.fail(
+                    at,
+                    SgfErrorKind::BadRules {
+                        value: mnk.clone(),
+                        reason,
+                    },
+                )
+            })?;
+            if let Some(sz) = size {
+                if (sz.width, sz.height) != (rules.width as u32, rules.height as u32) {
+                    return Err(game.fail(sz.at, SgfErrorKind::SizeMismatch { sz: sz.value, mnk }));
+                }
+            }
+            rules
+        }
+        (None, Some(sz)) => {
+            if (sz.width, sz.height) == (default_rules.width as u32, default_rules.height as u32) {
+                default_rules
+            } else {
+                Rules::new(sz.width, sz.height, default_rules.k as u32, default_rules.rule).map_err(|e| {
+                    game.fail(
+                        sz.at,
+                        SgfErrorKind::BadSize {
+                            value: sz.value.clone(),
+                            reason: format!(
+                                "{e} (k from the default game {default_rules}); expected an MNK[WxHxK] property giving k"
+                            ),
+                        },
+                    )
+                })?
+            }
+        }
+        (None, None) => default_rules,
+    };
+    Ok(rules)
+}
+
+/// The board size of the root's `SZ` (`SZ[n]` or `SZ[columns:rows]`), if
+/// it has one.
+fn board_size(game: &GameAt, root: &[Prop]) -> Result<Option<Size>, SgfError> {
+    let Some((sz, at)) = root_value(root, "SZ") else {
+        return Ok(None);
+    };
+    let bad = |reason: String| {
+        game.fail(
+            at,
+            SgfErrorKind::BadSize {
+                value: sz.clone(),
+                reason,
+            },
+        )
+    };
+    let (w, h) = match sz.split_once(':') {
+        Some((w, h)) => (w.trim(), h.trim()),
+        None => (sz.as_str(), sz.as_str()),
+    };
+    let (width, height) = match (w.parse::<u32>(), h.parse::<u32>()) {
+        (Ok(w), Ok(h)) => (w, h),
+        _ => return Err(bad("expected SZ[n] or SZ[columns:rows]".to_string())),
+    };
+    for side in [width, height] {
+        if !(crate::game::MIN_SIDE as u32..=crate::game::MAX_SIDE as u32).contains(&side) {
+            return Err(bad(RulesError::BadSide(side).to_string()));
+        }
+    }
+    Ok(Some(Size {
+        width,
+        height,
+        value: sz,
+        at,
+    }))
+}
+
+/// Plays the `B` and `W` moves of the main line on a board of `rules`,
+/// checking each; returns the final position and the moves.
+fn main_line(game: &GameAt, tree: &Tree, rules: Rules) -> Result<(Board, Vec<Move>), SgfError> {
+    let mut board = Board::new(rules);
+    // The 1-based move that took each cell, 0 for none.
+    let mut taken = vec![0usize; rules.cells()];
+    let mut moves = Vec::new();
+    for prop in tree.nodes.iter().flatten() {
+        let color = match prop.ident.as_str() {
+            "B" => Color::Black,
+            "W" => Color::White,
+            "AB" | "AW" | "AE" => {
+                return Err(game.fail(prop.offset, SgfErrorKind::Setup(prop.ident.clone())))
+            }
+            _ => continue,
+        };
+        let ply = moves.len() + 1;
+        let expected = Color::to_move_at(moves.len());
+        if color != expected {
+            return Err(game.fail(
+                prop.offset,
+                SgfErrorKind::WrongColor {
+                    ply,
+                    expected,
+                    found: color,
+                },
+            ));
+        }
+        let (mv, at) = move_value(game, prop)?;
+        if let Some(outcome) = board.outcome() {
+            return Err(game.fail(
+                at,
+                SgfErrorKind::AfterEnd {
+                    ply,
+                    mv,
+                    outcome,
+                    ended: moves.len(),
+                },
+            ));
+        }
+        if !rules.contains(mv) {
+            return Err(game.fail(
+                at,
+                SgfErrorKind::OffBoard {
+                    ply,
+                    mv,
+                    width: rules.width,
+                    height: rules.height,
+                },
+            ));
+        }
+        let cell = rules.index(mv);
+        if taken[cell] != 0 {
+            return Err(game.fail(
+                at,
+                SgfErrorKind::Occupied {
+                    ply,
+                    mv,
+                    earlier: taken[cell],
+                },
+            ));
+        }
+        taken[cell] = ply;
+        board.play_unchecked(mv);
+        moves.push(mv);
+    }
+    Ok((board, moves))
+}
+
+/// The move of a `B` or `W` property (a single value of two letters), with
+/// the offset of the value's first byte.
+fn move_value(game: &GameAt, prop: &Prop) -> Result<(Move, usize), SgfError> {
+    let (value, at) = (&prop.values[0].0, prop.values[0].1 + 1);
+    let v = value.trim().as_bytes();
+    if prop.values.len() != 1 || v.len() != 2 || !v.iter().all(u8::is_ascii_lowercase) {
+        return Err(game.fail(
+            at,
+            SgfErrorKind::BadCoordinate {
+                prop: prop.ident.clone(),
+                value: value.clone(),
+            },
+        ));
+    }
+    Ok((Move::new(v[0] - b'a', v[1] - b'a'), at))
+}
+
+/// The result: the root's `RE`, which must agree with the final `board`,
+/// or without `RE` what the board shows.
+fn stated_result(game: &GameAt, root: &[Prop], board: &Board) -> Result<Option<Outcome>, SgfError> {
+    let Some((re, at)) = root_value(root, "RE") else {
+        return Ok(board.outcome());
+    };
+    let stated = if re.starts_with("B+") {
+        Some(Outcome::Win(Color::Black))
+    } else if re.starts_with("W+") {
+        Some(Outcome::Win(Color::White))
+    } else if re == "0" || re.eq_ignore_ascii_case("draw") {
+        Some(Outcome::Draw)
+    } else if re.is_empty() || re == "?" || re.eq_ignore_ascii_case("void") {
+        None
+    } else {
+        return Err(game.fail(at, SgfErrorKind::BadResult(re)));
+    };
+    if let Some((stated, actual)) = result_conflict(stated, board.outcome()) {
+        return Err(game.fail(at, SgfErrorKind::ResultMismatch { stated, actual }));
+    }
+    Ok(stated)
 }

@@ -4,15 +4,26 @@
 //! The session never touches the terminal. It queues what should be shown
 //! ([`Out`]) and says whose turn it is ([`Turn`]); a driver (see
 //! [`super::run`]) reads lines, asks the AI to move, sleeps and prints.
+//!
+//! This file holds the state machine: whose turn it is, moves, commands
+//! and games one after another. What it shows is worded in `text`, and
+//! saving the game to the records files is in `saving`.
 
 use super::command::{Command, CommandError, HELP};
-use super::render::{glyph, render_board, Marks, Style};
-use super::save::{SaveTarget, Saved};
-use crate::arena::game_rng;
-use crate::game::{Board, Color, Move, Outcome, PlayError, Rule, Rules};
-use crate::players::{Player, PlayerError, PlayerSpec, Rng, SpecError};
+use super::render::{glyph, Style};
+use super::save::SaveTarget;
+use crate::arena::{game_rng, play_move, GameError};
+use crate::game::{Board, Color, Move, Outcome, Rules};
+use crate::players::{Player, PlayerSpec, Rng, SpecError};
 use crate::records::{utc_now, Record, RecordError};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+mod saving;
+#[cfg(test)]
+pub(super) mod tests;
+mod text;
+
+pub use text::describe_rules;
 
 /// Who sits on one side of the board.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,16 +90,32 @@ pub enum Turn {
 pub struct AiTurn {
     color: Color,
     player: Box<dyn Player>,
+    /// A copy of the session's position; the move is played on it.
     board: Board,
+    /// The ply and hash of the position taken, to tell on return whether
+    /// the session is still there.
+    taken_at: (usize, u64),
     rng: Rng,
-    choice: Option<Result<Move, PlayerError>>,
+    choice: Option<Result<Move, GameError>>,
+}
+
+impl std::fmt::Debug for AiTurn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AiTurn")
+            .field("color", &self.color)
+            .field("player", &self.player.name())
+            .field("board", &self.board)
+            .field("choice", &self.choice)
+            .finish_non_exhaustive()
+    }
 }
 
 impl AiTurn {
-    /// Chooses the move (the slow part), touching nothing of the session.
+    /// Chooses the move (the slow part) and plays it on the copy of the
+    /// position, touching nothing of the session.
     pub fn think(&mut self) {
         if self.choice.is_none() {
-            self.choice = Some(self.player.choose(&self.board, &mut self.rng));
+            self.choice = Some(play_move(&mut *self.player, &mut self.board, &mut self.rng));
         }
     }
 }
@@ -103,26 +130,9 @@ pub enum SessionError {
     /// A records file is unreadable or corrupt.
     #[error("{0}\n(games are appended to this file, so it must read cleanly: fix or move it, or choose another file)")]
     Records(#[from] RecordError),
-    /// An AI player failed to move.
-    #[error("{player} could not move: {source}")]
-    Player {
-        /// The player's name.
-        player: String,
-        /// Why.
-        #[source]
-        source: PlayerError,
-    },
-    /// An AI player chose an illegal move.
-    #[error("{player} chose an illegal move {mv}: {source}")]
-    Illegal {
-        /// The player's name.
-        player: String,
-        /// The move.
-        mv: Move,
-        /// Why it is illegal.
-        #[source]
-        source: PlayError,
-    },
+    /// An AI player failed to move or chose an illegal move.
+    #[error(transparent)]
+    Game(#[from] GameError),
     /// Reading input or writing output failed.
     #[error("terminal: {0}")]
     Io(#[from] std::io::Error),
@@ -199,17 +209,15 @@ pub struct Session {
     out: Vec<Out>,
 }
 
-/// A short description of a game: `tictactoe: 3x3, 3 in a row`.
-pub fn describe_rules(rules: Rules) -> String {
-    let exactly = if rules.rule == Rule::Exact {
-        "exactly "
-    } else {
-        ""
-    };
-    format!(
-        "{rules}: {}x{}, {exactly}{} in a row",
-        rules.width, rules.height, rules.k
-    )
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("rules", &self.rules)
+            .field("game", &self.game)
+            .field("phase", &self.phase)
+            .field("board", &self.board)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Session {
@@ -288,17 +296,6 @@ impl Session {
         }
     }
 
-    /// The prompt for the next input line.
-    pub fn prompt(&self) -> String {
-        let p = match self.turn() {
-            Turn::Human(c) if self.humans() == 1 => format!("Your move ({}) > ", glyph(c)),
-            Turn::Human(c) => format!("{}'s move ({}) > ", self.actor(c), glyph(c)),
-            Turn::PlayAgain => "Play again? y(es), n(o) or s(wap colours) > ".to_string(),
-            Turn::Ai(_) | Turn::Done => "> ".to_string(),
-        };
-        self.style.bold(&p)
-    }
-
     /// Takes what there is to show, oldest first.
     pub fn take_output(&mut self) -> Vec<Out> {
         std::mem::take(&mut self.out)
@@ -347,7 +344,7 @@ impl Session {
             self.text(why.to_string());
         }
         if was == Phase::Playing {
-            self.save_all("");
+            self.save_all();
         }
     }
 
@@ -379,6 +376,7 @@ impl Session {
             color,
             player,
             board: self.board.clone(),
+            taken_at: (self.board.ply(), self.board.hash()),
             rng,
             choice: None,
         })
@@ -392,15 +390,14 @@ impl Session {
         let AiTurn {
             color,
             mut player,
-            board,
+            mut board,
+            taken_at,
             mut rng,
             choice,
         } = turn;
-        let choice = choice.unwrap_or_else(|| player.choose(&board, &mut rng));
-        let name = player.name();
-        let current = self.turn() == Turn::Ai(color)
-            && self.board.ply() == board.ply()
-            && self.board.hash() == board.hash();
+        let choice = choice.unwrap_or_else(|| play_move(&mut *player, &mut board, &mut rng));
+        let current =
+            self.turn() == Turn::Ai(color) && (self.board.ply(), self.board.hash()) == taken_at;
         let seat = &mut self.seats[color.index()];
         if seat.player.is_some() {
             return Ok(());
@@ -413,27 +410,15 @@ impl Session {
         }
         seat.player = Some(player);
         self.rng = rng;
-        let result = match choice {
-            Ok(m) => self
-                .board
-                .play(m)
-                .map(|_| ())
-                .map_err(|source| SessionError::Illegal {
-                    player: name,
-                    mv: m,
-                    source,
-                }),
-            Err(source) => Err(SessionError::Player {
-                player: name,
-                source,
-            }),
-        };
-        if let Err(e) = result {
+        if let Err(e) = choice {
+            let e = SessionError::from(e);
             self.text(self.style.error(&format!("error: {e}")));
             self.phase = Phase::Done;
-            self.save_all("");
+            self.save_all();
             return Err(e);
         }
+        // The copy is the session's position (`current`) with the move played.
+        self.board = board;
         self.hint = None;
         self.after_move();
         Ok(())
@@ -449,34 +434,6 @@ impl Session {
 
     fn text(&mut self, s: String) {
         self.out.push(Out::Text(s));
-    }
-
-    /// Who plays `c`, for messages: `you`, the AI's name, the person's
-    /// name, or the colour when two people share the default name.
-    pub fn actor(&self, c: Color) -> String {
-        let seat = self.seat(c);
-        match &seat.kind {
-            SeatKind::Human(_) if self.humans() == 1 => "you".to_string(),
-            SeatKind::Human(name) => {
-                let other = &self.seat(c.opponent()).kind;
-                if name.is_empty() || *other == SeatKind::Human(name.clone()) {
-                    c.to_string()
-                } else {
-                    name.clone()
-                }
-            }
-            SeatKind::Ai(_) => seat.ai_name.clone().unwrap_or_else(|| c.to_string()),
-        }
-    }
-
-    /// `you (black, X)`, `greedy (white, O)` or `black (X)`.
-    fn actor_with_side(&self, c: Color) -> String {
-        let a = self.actor(c);
-        if a == c.to_string() {
-            format!("{a} ({})", self.style.stone(c))
-        } else {
-            format!("{a} ({c}, {})", self.style.stone(c))
-        }
     }
 
     fn start_game(&mut self) {
@@ -512,80 +469,6 @@ impl Session {
         self.out.push(Out::Screen(s));
     }
 
-    /// The title, the board and the status lines.
-    pub fn screen(&self) -> String {
-        let st = self.style;
-        let mut s = String::new();
-        let side = |c: Color| format!("{} {}", st.stone(c), st.bold(&self.actor(c)));
-        s.push_str(&format!(
-            "{}   {} vs {}   {}\n\n",
-            st.bold(&describe_rules(self.rules)),
-            side(Color::Black),
-            side(Color::White),
-            st.dim(&format!("game {}", self.game)),
-        ));
-        let mut marks = Marks::of(&self.board);
-        marks.hint = self.hint;
-        s.push_str(&render_board(&self.board, &marks, st));
-        s.push('\n');
-        match self.result() {
-            Some(outcome) => {
-                s.push_str(&st.bold(&self.result_text(outcome)));
-                s.push('\n');
-            }
-            None => {
-                let c = self.board.to_move();
-                let status = if self.seat(c).is_human() && self.humans() == 1 {
-                    format!("your move ({c}, {})", st.stone(c))
-                } else {
-                    format!("{} to play", self.actor_with_side(c))
-                };
-                s.push_str(&format!("Move {}: {status}", self.board.ply() + 1));
-                if let Some(m) = self.board.last_move() {
-                    let c = c.opponent();
-                    s.push_str(&format!(
-                        "   {}",
-                        st.dim(&format!("last: {} {m} by {}", glyph(c), self.actor(c)))
-                    ));
-                }
-                s.push('\n');
-            }
-        }
-        s
-    }
-
-    /// The result in words, such as `You win! Five in a row at move 17.`
-    fn result_text(&self, outcome: Outcome) -> String {
-        let n = self.board.ply();
-        let moves = |n: usize| format!("{n} move{}", if n == 1 { "" } else { "s" });
-        match outcome {
-            Outcome::Draw => format!("Draw: the board is full after {}.", moves(n)),
-            Outcome::Win(c) => {
-                let winner = self.actor(c);
-                let how = if self.board.outcome().is_some() {
-                    format!("{} in a row at move {n}", self.rules.k)
-                } else {
-                    let loser = self.actor(c.opponent());
-                    let gives_up = if loser == "you" {
-                        "you resign"
-                    } else {
-                        "resigns"
-                    };
-                    if loser == "you" {
-                        format!("{gives_up} after {}", moves(n))
-                    } else {
-                        format!("{loser} {gives_up} after {}", moves(n))
-                    }
-                };
-                if winner == "you" {
-                    format!("You win ({}): {how}!", self.style.stone(c))
-                } else {
-                    format!("{} wins: {how}.", self.actor_with_side(c))
-                }
-            }
-        }
-    }
-
     /// After any move: the screen, and the end of the game if it ended.
     fn after_move(&mut self) {
         self.show();
@@ -595,65 +478,8 @@ impl Session {
     }
 
     fn finish_game(&mut self) {
-        self.save_all("");
+        self.save_all();
         self.phase = Phase::PlayAgain;
-    }
-
-    /// Saves the game to every records file of the session and of the
-    /// game; `what` prefixes the report. A game without moves is not kept.
-    fn save_all(&mut self, what: &str) {
-        if self.board.ply() == 0 && self.resigned.is_none() {
-            self.text("No moves were played, so there is nothing to save.".to_string());
-            return;
-        }
-        let record = self.record();
-        let mut done: Vec<Saved> = Vec::new();
-        let mut failed: Vec<String> = Vec::new();
-        for t in self.targets.iter_mut().chain(self.extra.iter_mut()) {
-            match t.save(&record) {
-                Ok(s) => done.push(s),
-                Err(e) => failed.push(e.to_string()),
-            }
-        }
-        self.report_saves(what, &record, &done, &failed);
-    }
-
-    fn report_saves(&mut self, what: &str, record: &Record, done: &[Saved], failed: &[String]) {
-        let state = match record.result {
-            Some(_) => "",
-            None => " (unfinished)",
-        };
-        if !done.is_empty() {
-            let places: Vec<String> = done
-                .iter()
-                .map(|s| format!("{} (game {})", s.path.display(), s.number))
-                .collect();
-            let msg = format!(
-                "{what}Saved the game{state}, {}, to {}.",
-                plural(record.plies(), "move"),
-                places.join(" and ")
-            );
-            self.text(self.style.good(&msg));
-        }
-        for f in failed {
-            self.text(self.style.error(&format!("Could not save the game: {f}")));
-        }
-        if done.is_empty() && failed.is_empty() {
-            // Once the session is over there is no prompt to type at.
-            let advice = match self.phase {
-                Phase::Done => "",
-                _ => ": type save FILE to keep it",
-            };
-            self.text(format!(
-                "The game is not recorded (no records file){advice}."
-            ));
-        }
-        if !failed.is_empty() {
-            self.text(format!(
-                "Here it is, so it is not lost (CSV records layout):\n{}",
-                record.to_csv().trim_end()
-            ));
-        }
     }
 
     fn human_input(&mut self, line: &str) {
@@ -680,7 +506,7 @@ impl Session {
             }
             Command::Quit => {
                 self.phase = Phase::Done;
-                self.save_all("");
+                self.save_all();
                 self.text("Bye.".to_string());
             }
             Command::Help => self.text(HELP.to_string()),
@@ -763,69 +589,6 @@ impl Session {
         }
     }
 
-    fn save_command(&mut self, file: Option<&Path>) {
-        if let Some(path) = file {
-            let known = self
-                .targets
-                .iter()
-                .chain(self.extra.iter())
-                .any(|t| t.path() == path);
-            if !known {
-                match SaveTarget::open(path, self.rules) {
-                    Ok(t) => self.extra.push(t),
-                    Err(e) => {
-                        let msg = format!("Not saved: {e}");
-                        self.text(self.style.error(&msg));
-                        return;
-                    }
-                }
-            }
-        }
-        if self.board.ply() == 0 {
-            self.text("No moves yet: nothing to save.".to_string());
-            return;
-        }
-        let record = self.record();
-        let mut done = Vec::new();
-        let mut failed = Vec::new();
-        for t in self.targets.iter_mut().chain(self.extra.iter_mut()) {
-            let wanted = match file {
-                Some(p) => t.path() == p,
-                None => true,
-            };
-            if wanted {
-                match t.save(&record) {
-                    Ok(s) => done.push(s),
-                    Err(e) => failed.push(e.to_string()),
-                }
-            }
-        }
-        self.report_saves("", &record, &done, &failed);
-        if !done.is_empty() && self.phase == Phase::Playing {
-            self.text(self.style.dim(
-                "It will be updated in place as the game goes on (at its end, or when you quit).",
-            ));
-        }
-    }
-
-    fn list_moves(&mut self) {
-        if self.board.ply() == 0 {
-            self.text("No moves yet.".to_string());
-            return;
-        }
-        let items: Vec<String> = (0..self.board.ply())
-            .map(|i| {
-                let (m, c) = self.board.move_at(i);
-                format!("{:>3}. {} {:<4}", i + 1, glyph(c), m.to_string())
-            })
-            .collect();
-        let lines: Vec<String> = items
-            .chunks(6)
-            .map(|chunk| chunk.join(" ").trim_end().to_string())
-            .collect();
-        self.text(lines.join("\n"));
-    }
-
     fn play_again(&mut self, line: &str) {
         // The finished game is still on the board: it can be saved again,
         // or taken back and played on (its saved entry is then updated).
@@ -861,170 +624,5 @@ impl Session {
                     .to_string(),
             ),
         }
-    }
-}
-
-fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn config(black: SeatKind, white: SeatKind) -> Config {
-        Config {
-            rules: Rules::TICTACTOE,
-            black,
-            white,
-            hint: "greedy".parse().unwrap(),
-            records: None,
-            sgf: None,
-            seed: 3,
-            style: Style::PLAIN,
-        }
-    }
-
-    fn human() -> SeatKind {
-        SeatKind::Human("human".into())
-    }
-
-    fn texts(s: &mut Session) -> String {
-        s.take_output()
-            .into_iter()
-            .map(|o| match o {
-                Out::Screen(t) | Out::Text(t) => t,
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    #[test]
-    fn two_humans_play_to_a_win() {
-        let mut s = Session::new(config(human(), human())).unwrap();
-        let first = texts(&mut s);
-        assert!(first.contains("Move 1: black (X) to play"), "{first}");
-        for m in ["a1", "a2", "b2", "a3"] {
-            s.input(m);
-        }
-        s.input("a3");
-        assert!(texts(&mut s).contains("already taken by O at move 4"));
-        s.input("c3");
-        let out = texts(&mut s);
-        assert!(
-            out.contains("black (X) wins: 3 in a row at move 5."),
-            "{out}"
-        );
-        assert!(out.contains("(X)"), "{out}");
-        assert_eq!(s.turn(), Turn::PlayAgain);
-        s.input("maybe");
-        assert!(texts(&mut s).contains("Please answer"));
-        // Taken back after the end: the game goes on.
-        s.input("undo");
-        assert!(texts(&mut s).contains("Took back X c3."));
-        assert_eq!(s.turn(), Turn::Human(Color::Black));
-        s.input("c3");
-        assert_eq!(s.turn(), Turn::PlayAgain);
-        s.input("n");
-        assert_eq!(s.turn(), Turn::Done);
-    }
-
-    #[test]
-    fn undo_takes_back_the_ai_reply_too() {
-        let ai = SeatKind::Ai("greedy".parse().unwrap());
-        let mut s = Session::new(config(human(), ai)).unwrap();
-        s.input("undo");
-        assert!(texts(&mut s).contains("no move of yours"));
-        s.input("b2");
-        assert_eq!(s.turn(), Turn::Ai(Color::White));
-        s.ai_move().unwrap();
-        assert_eq!(s.board().ply(), 2);
-        s.input("undo");
-        assert_eq!(s.board().ply(), 0);
-        assert!(texts(&mut s).contains("Took back X b2 and O "));
-        assert_eq!(s.turn(), Turn::Human(Color::Black));
-    }
-
-    #[test]
-    fn ai_first_and_hint() {
-        let ai = SeatKind::Ai("greedy".parse().unwrap());
-        let mut s = Session::new(config(ai, human())).unwrap();
-        assert_eq!(s.turn(), Turn::Ai(Color::Black));
-        s.ai_move().unwrap();
-        texts(&mut s);
-        s.input("hint");
-        let out = texts(&mut s);
-        assert!(out.contains("Hint: greedy would play"), "{out}");
-        assert!(out.contains('*'), "{out}");
-        assert_eq!(s.board().ply(), 1);
-    }
-
-    #[test]
-    fn save_at_the_play_again_prompt() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut s = Session::new(config(human(), human())).unwrap();
-        for m in ["a1", "a2", "b1", "b2", "c1"] {
-            s.input(m);
-        }
-        let out = texts(&mut s);
-        assert!(out.contains("not recorded (no records file)"), "{out}");
-        let path = dir.path().join("late.sgf");
-        s.input(&format!("save {}", path.display()));
-        let out = texts(&mut s);
-        assert!(out.contains("Saved the game, 5 moves, to "), "{out}");
-        assert!(!out.contains("updated in place"), "{out}");
-        assert_eq!(s.turn(), Turn::PlayAgain);
-        let games = crate::records::read_records(&path, Rules::GOMOKU).unwrap();
-        assert_eq!(games[0].result, Some(Outcome::Win(Color::Black)));
-    }
-
-    #[test]
-    fn interrupted_while_the_ai_thinks() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("r.csv");
-        let ai = SeatKind::Ai("greedy".parse().unwrap());
-        let mut s = Session::new(Config {
-            records: Some(path.clone()),
-            ..config(human(), ai)
-        })
-        .unwrap();
-        s.input("b2");
-        let mut turn = s.take_ai_turn().expect("greedy is to move");
-        assert!(s.take_ai_turn().is_none(), "the player is away");
-        texts(&mut s);
-        s.interrupt();
-        assert_eq!(
-            texts(&mut s),
-            format!(
-                "Interrupted: stopping.\nSaved the game (unfinished), 1 move, to {} (game 1).",
-                path.display()
-            )
-        );
-        turn.think();
-        s.finish_ai_turn(turn).unwrap();
-        assert_eq!(s.board().ply(), 1, "the move came too late");
-        assert_eq!(s.turn(), Turn::Done);
-        assert_eq!(s.actor(Color::White), "greedy");
-        let games = crate::records::read_records(&path, Rules::TICTACTOE).unwrap();
-        assert_eq!((games.len(), games[0].plies()), (1, 1));
-    }
-
-    #[test]
-    fn resign_and_swap() {
-        let ai = SeatKind::Ai("random".parse().unwrap());
-        let mut s = Session::new(config(human(), ai)).unwrap();
-        s.input("a1");
-        s.ai_move().unwrap();
-        s.input("resign");
-        let out = texts(&mut s);
-        assert!(
-            out.contains("random (white, O) wins: you resign after 2 moves."),
-            "{out}"
-        );
-        assert_eq!(s.record().result, Some(Outcome::Win(Color::White)));
-        s.input("s");
-        assert_eq!(s.game_number(), 2);
-        assert_eq!(s.turn(), Turn::Ai(Color::Black));
-        assert_eq!(s.record().white, "human");
     }
 }
