@@ -160,3 +160,117 @@ fn too_large_counts_are_refused_up_front() {
     assert_eq!(e.positions, 6_046);
     assert!(TICTACTOE_POSITIONS.positions < e.positions as u64);
 }
+
+/// One block of `tests/data/perft.txt`.
+struct Entry {
+    line: usize,
+    game: String,
+    moves: Vec<String>,
+    slow: bool,
+    counts: Counts,
+}
+
+impl Entry {
+    fn board(&self) -> Board {
+        let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
+        board(&self.game, &moves)
+    }
+}
+
+/// The blocks of `tests/data/perft.txt`; a malformed file fails naming the
+/// line.
+fn perft_file() -> Vec<Entry> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/perft.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut entries: Vec<Entry> = Vec::new();
+    let numbers = |n: usize, rest: &[&str], line: usize| -> Vec<u64> {
+        assert_eq!(rest.len(), n, "perft.txt:{line}: expected {n} numbers");
+        rest.iter()
+            .map(|s| {
+                s.parse()
+                    .unwrap_or_else(|_| panic!("perft.txt:{line}: {s:?}"))
+            })
+            .collect()
+    };
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let words: Vec<&str> = raw.split_whitespace().collect();
+        let Some((&key, rest)) = words.split_first() else {
+            continue;
+        };
+        if key.starts_with('#') {
+            continue;
+        }
+        if key == "game" {
+            assert_eq!(rest.len(), 1, "perft.txt:{line}: game <rules>");
+            entries.push(Entry {
+                line,
+                game: rest[0].to_string(),
+                moves: Vec::new(),
+                slow: false,
+                counts: Counts::default(),
+            });
+            continue;
+        }
+        let e = entries
+            .last_mut()
+            .unwrap_or_else(|| panic!("perft.txt:{line}: {key} before any game"));
+        match key {
+            "moves" => e.moves = rest.iter().map(|m| m.to_string()).collect(),
+            "slow" => e.slow = true,
+            "games" => {
+                let n = numbers(3, rest, line);
+                e.counts.games = GameCounts {
+                    black_wins: n[0],
+                    white_wins: n[1],
+                    draws: n[2],
+                };
+            }
+            "positions" => {
+                let n = numbers(3, rest, line);
+                e.counts.positions = PositionCounts {
+                    positions: n[0],
+                    non_terminal: n[1],
+                    up_to_symmetry: n[2],
+                };
+            }
+            _ => panic!("perft.txt:{line}: unknown key {key:?}"),
+        }
+    }
+    entries
+}
+
+/// Checks the entries, counting by dynamic programming, and also by walking
+/// every game when at most `walk_empty` cells are empty.
+fn check_file(slow: bool, walk_empty: usize) {
+    let entries: Vec<Entry> = perft_file()
+        .into_iter()
+        .filter(|e| e.slow == slow)
+        .collect();
+    assert!(!entries.is_empty());
+    for e in &entries {
+        let b = e.board();
+        let what = format!("perft.txt:{} {} {:?}", e.line, e.game, e.moves);
+        assert_ne!(e.counts.games.total(), 0, "{what}: no games line");
+        assert_ne!(e.counts.positions.positions, 0, "{what}: no positions line");
+        let got = if b.rules().cells() - b.ply() <= walk_empty {
+            check(&b)
+        } else {
+            count(&b).unwrap()
+        };
+        assert_eq!(got, e.counts, "{what}");
+    }
+}
+
+#[test]
+fn counts_in_the_perft_file() {
+    check_file(false, 9);
+}
+
+/// The counts that take seconds each (`cargo test --release --test it --
+/// --ignored perft::slow`).
+#[test]
+#[ignore = "seconds per count: run on demand"]
+fn slow_counts_in_the_perft_file() {
+    check_file(true, 0);
+}
