@@ -1,11 +1,11 @@
 //! `mnk bench`: the speed figures the trainer depends on, each beside a
 //! baseline measured in the same run.
 
-use crate::arena::{game_rng, play_game, random_openings, OpeningStyle};
-use crate::eval::shipped_weights;
-use crate::game::{Board, Rules};
-use crate::players::{Greedy, Player, RandomPlayer, Search, SearchLimits, Solver};
 use anyhow::Result;
+use mnk::arena::{game_rng, play_game, random_openings, OpeningStyle};
+use mnk::eval::shipped_weights;
+use mnk::game::{Board, Rules};
+use mnk::players::{Greedy, Player, RandomPlayer, Search, SearchLimits, Solver};
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]

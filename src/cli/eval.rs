@@ -1,9 +1,9 @@
 //! `mnk eval`: the value map of a position.
 
-use crate::eval::{Evaluator, LOSS, WIN};
-use crate::game::Rules;
-use crate::players::PlayerSpec;
 use anyhow::Result;
+use mnk::eval::{Evaluator, LOSS, WIN};
+use mnk::game::Rules;
+use mnk::players::PlayerSpec;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]

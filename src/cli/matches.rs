@@ -1,14 +1,14 @@
 //! `mnk match A B`: two players over paired openings. Ctrl-C saves the
 //! games played so far to the records files and gives the result so far.
 
-use crate::arena::stats::{SprtParams, SprtStatus};
-use crate::arena::{
+use anyhow::{Context, Result};
+use mnk::arena::stats::{SprtParams, SprtStatus};
+use mnk::arena::{
     self, load_openings, random_openings, MatchReport, Opening, OpeningStyle, PlayedGame,
 };
-use crate::game::Rules;
-use crate::players::{Player, PlayerSpec};
-use crate::records::Record;
-use anyhow::{Context, Result};
+use mnk::game::Rules;
+use mnk::players::{Player, PlayerSpec};
+use mnk::records::Record;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -68,7 +68,7 @@ pub fn run(a: Args) -> Result<()> {
     let record_files: Vec<&PathBuf> = a.records.iter().chain(a.sgf.iter()).collect();
     for path in &record_files {
         if path.exists() {
-            crate::records::read_records(path, rules)?;
+            mnk::records::read_records(path, rules)?;
         }
     }
     let openings: Vec<Opening> = match &a.openings_file {
@@ -181,8 +181,8 @@ pub fn run(a: Args) -> Result<()> {
                 }
             }
             let scale = match sprt.model {
-                crate::arena::stats::SprtModel::Normalized => "normalized Elo",
-                crate::arena::stats::SprtModel::Logistic => "Elo",
+                mnk::arena::stats::SprtModel::Normalized => "normalized Elo",
+                mnk::arena::stats::SprtModel::Logistic => "Elo",
             };
             let verdict = match status {
                 SprtStatus::AcceptH1 => format!(
@@ -260,7 +260,7 @@ fn save_games(setup: &Setup, report: &MatchReport) -> Result<()> {
         println!("No game had ended, so none was saved.");
         return Ok(());
     }
-    let date = crate::records::utc_now();
+    let date = mnk::records::utc_now();
     let (name_a, name_b) = &setup.names;
     let games: Vec<Record> = report
         .games
@@ -282,7 +282,7 @@ fn save_games(setup: &Setup, report: &MatchReport) -> Result<()> {
         })
         .collect();
     for path in &setup.record_files {
-        let total = crate::play::append_games(path, &games, setup.rules)?;
+        let total = mnk::play::append_games(path, &games, setup.rules)?;
         println!(
             "{} games appended to {} ({total} games in the file)",
             games.len(),

@@ -15,9 +15,9 @@ mod solve;
 mod train;
 mod weights;
 
-use crate::game::{Board, Move, Rules};
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use mnk::game::{Board, Move, Rules};
 
 /// Train, check and play pattern-weight evaluators for k-in-a-row games.
 #[derive(Parser, Debug)]

@@ -1,12 +1,12 @@
 //! `mnk play`: human vs AI, human vs human, or AI vs AI in the terminal.
-//! The game itself lives in [`crate::play`]; this file turns the options
+//! The game itself lives in [`mnk::play`]; this file turns the options
 //! into a [`Config`], wires stdin and stdout to a [`Driver`], and lets
 //! Ctrl-C save the game in progress.
 
-use crate::game::{Color, Rules};
-use crate::play::{Config, Driver, SeatKind, Session, Style, Terminal};
-use crate::players::{PlayerKind, PlayerSpec};
 use anyhow::{Context, Result};
+use mnk::game::{Color, Rules};
+use mnk::play::{Config, Driver, SeatKind, Session, Style, Terminal};
+use mnk::players::{PlayerKind, PlayerSpec};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;

@@ -10,8 +10,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let files = crate::plot::plot_run(&a.run)
-        .with_context(|| format!("cannot plot {}", a.run.display()))?;
+    let files =
+        mnk::plot::plot_run(&a.run).with_context(|| format!("cannot plot {}", a.run.display()))?;
     for f in files {
         println!("{}", f.display());
     }

@@ -1,8 +1,8 @@
 //! `mnk records list|delete FILE`: inspect and prune a records file.
 
-use crate::game::Rules;
-use crate::records::{delete_records, list_line, read_records};
 use anyhow::{Context, Result};
+use mnk::game::Rules;
+use mnk::records::{delete_records, list_line, read_records};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]

@@ -1,10 +1,10 @@
 //! `mnk replay FILE`: shows the games of a records file move by move.
 
 use super::play::ColorWhen;
-use crate::game::Rules;
-use crate::play::{Replay, CLEAR_SCREEN};
-use crate::records::read_records;
 use anyhow::{Context, Result};
+use mnk::game::Rules;
+use mnk::play::{Replay, CLEAR_SCREEN};
+use mnk::records::read_records;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;

@@ -1,10 +1,10 @@
 //! `mnk solve`: exact value and optimal moves of a position.
 
-use crate::game::perft::{self, Progress};
-use crate::game::Rules;
-use crate::players::Solver;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mnk::game::perft::{self, Progress};
+use mnk::game::Rules;
+use mnk::players::Solver;
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
