@@ -20,7 +20,7 @@ fn main() -> std::process::ExitCode {
         .next()
         .is_some_and(|a| mnk::brain::is_pbrain_name(&a))
     {
-        return mnk::brain::pbrain_main();
+        return cli::pbrain_main();
     }
     cli::main()
 }

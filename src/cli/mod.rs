@@ -1,7 +1,7 @@
 //! The command line: clap definitions and one handler per subcommand.
 //! Handlers parse, call the library and print; they hold no game logic.
-//! Library errors become `anyhow` errors here and a non-zero exit in
-//! `main.rs`.
+//! Library errors become `anyhow` errors here, and one printer
+//! ([`error_text`]) turns them into the `error: …` line and exit code 1.
 
 mod bench;
 mod brain;
@@ -15,6 +15,8 @@ mod solve;
 mod train;
 mod weights;
 
+pub use brain::pbrain_main;
+
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use mnk::game::{Board, Move, Rules};
@@ -27,10 +29,12 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<usize>,
 
+    /// What to do.
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// The subcommands; each variant's doc is its line in `mnk --help`.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Improve a weight set by self-play; progress goes to `runs/<name>/`.
@@ -85,6 +89,11 @@ pub fn main() -> std::process::ExitCode {
         Command::Weights(c) => weights::run(c),
         Command::Bench(a) => bench::run(a),
     };
+    exit_code(result)
+}
+
+/// The exit code of a finished command (0, or 1 after printing the error).
+fn exit_code(result: Result<()>) -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
