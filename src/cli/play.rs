@@ -13,6 +13,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The flags of `mnk play`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -143,6 +144,7 @@ fn with_default_weights(spec: PlayerSpec, weights: Option<&Path>) -> PlayerSpec 
     }
 }
 
+/// Runs the game in the terminal until it ends, the input ends or Ctrl-C.
 pub fn run(a: Args) -> Result<()> {
     let weights = a.weights.as_deref();
     let ai = with_default_weights(a.ai.clone(), weights);

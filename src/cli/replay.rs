@@ -9,6 +9,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The flags of `mnk replay`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The records file: the original CSV layout, or SGF if it ends in .sgf.
@@ -33,6 +34,7 @@ pub struct Args {
     scroll: bool,
 }
 
+/// Shows the chosen games move by move.
 pub fn run(a: Args) -> Result<()> {
     let records = read_records(&a.file, a.rules)?;
     let total = records.len();

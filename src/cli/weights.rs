@@ -5,6 +5,7 @@ use mnk::eval::Weights;
 use mnk::game::Rules;
 use std::path::PathBuf;
 
+/// The subcommands of `mnk weights`.
 #[derive(clap::Subcommand, Debug)]
 pub enum Command {
     /// Read a ChessboardValue.txt and write an mnk TOML weight file.
@@ -55,6 +56,7 @@ pub enum Command {
     },
 }
 
+/// Converts the weights file and prints what was written.
 pub fn run(c: Command) -> Result<()> {
     match c {
         Command::Import {
