@@ -179,3 +179,35 @@ fn error_text(e: &anyhow::Error) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_text_names_each_cause_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = anyhow::Error::new(io).context("w.toml: cannot read: no such file");
+        let e = e.context("cannot load weights w.toml");
+        assert_eq!(
+            error_text(&e),
+            "cannot load weights w.toml: w.toml: cannot read: no such file"
+        );
+    }
+
+    #[test]
+    fn library_bytes_print_as_indicatif_does() {
+        // The library's messages printed indicatif::HumanBytes before they
+        // moved to mnk::util::Bytes.
+        let mut n: u64 = 1;
+        for _ in 0..64 {
+            for v in [n - 1, n, n + n / 3, n.saturating_mul(1000) / 1024] {
+                assert_eq!(
+                    mnk::util::Bytes(v).to_string(),
+                    indicatif::HumanBytes(v).to_string()
+                );
+            }
+            n = n.wrapping_mul(2).max(1);
+        }
+    }
+}
