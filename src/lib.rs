@@ -4,11 +4,12 @@
 //! Data flows one way: [`game`] (rules) → [`eval`] (shapes, weights, the
 //! incremental evaluator) → [`players`] → [`arena`] (games, matches,
 //! statistics) → [`train`] → [`plot`]. The front ends ([`play`],
-//! [`brain`], [`cli`]) parse, call the library and print.
+//! [`brain`], [`records`]) are libraries too; the command line that parses
+//! flags, calls them and prints is the `mnk` binary (`src/main.rs`,
+//! `src/cli/`), the only place that knows clap or anyhow.
 
 pub mod arena;
 pub mod brain;
-pub mod cli;
 pub mod eval;
 pub mod game;
 pub mod play;

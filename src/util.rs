@@ -105,6 +105,31 @@ fn utf8_position(bytes: &[u8], at: usize) -> (usize, usize) {
     (line, at - line_start + 1)
 }
 
+/// A byte count for messages, with binary prefixes: `15 B`, `1.46 KiB`,
+/// `64.00 MiB` (two decimals from 1 KiB up). The figures are those
+/// indicatif's `HumanBytes` prints, which the messages used before the
+/// library stopped depending on indicatif.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bytes(pub u64);
+
+impl std::fmt::Display for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const PREFIXES: [&str; 8] = ["Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"];
+        // Divided as a float, a step at a time, as HumanBytes does, so the
+        // rounding is the same.
+        let mut n = self.0 as f64;
+        let mut prefix = 0;
+        while n >= 1024.0 && prefix < PREFIXES.len() {
+            n /= 1024.0;
+            prefix += 1;
+        }
+        match prefix {
+            0 => write!(f, "{n:.0} B"),
+            p => write!(f, "{n:.2} {}B", PREFIXES[p - 1]),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +145,19 @@ mod tests {
         let err = text_from_bytes(b"\xC3".to_vec()).unwrap_err();
         assert!(err.to_string().contains("line 1, byte 1"), "{err}");
         assert_eq!(text_from_bytes(b"h\xC3\xA9\n".to_vec()).unwrap(), "hé\n");
+    }
+
+    #[test]
+    fn bytes_in_binary_prefixes() {
+        let shown = |n: u64| Bytes(n).to_string();
+        assert_eq!(shown(0), "0 B");
+        assert_eq!(shown(15), "15 B");
+        assert_eq!(shown(1023), "1023 B");
+        assert_eq!(shown(1024), "1.00 KiB");
+        assert_eq!(shown(1_500), "1.46 KiB");
+        assert_eq!(shown(1_500_000), "1.43 MiB");
+        assert_eq!(shown(64 << 20), "64.00 MiB");
+        assert_eq!(shown(1_500_000_000_000_000), "1.33 PiB");
+        assert_eq!(shown(u64::MAX), "16.00 EiB");
     }
 }

@@ -9,7 +9,8 @@
 //! - [`session`]: the [`Brain`] that keeps the position and answers.
 //!
 //! [`serve`] runs a session over any reader and writer, so tests drive it
-//! in memory; [`run_stdio`] wires it to the process's stdin and stdout.
+//! in memory; the binary (`mnk brain`, or the program started as
+//! `pbrain-NAME`) parses the flags and wires it to stdin and stdout.
 //! The engine plays five in a row with the search player on the given
 //! weights (re-declared for the board size and rule the manager sets).
 
@@ -20,72 +21,27 @@ pub mod timing;
 
 pub use session::{Brain, Flow, Settings};
 
-use crate::eval::{shipped_weights, Weights};
-use crate::game::Rules;
-use anyhow::{bail, Context, Result};
+use crate::eval::Weights;
 use std::ffi::OsStr;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Engine options (the flags of `mnk brain` and of `pbrain-mnk`).
-#[derive(clap::Args, Debug, Clone)]
-pub struct Options {
-    /// Weights file (TOML) for five in a row [default: the shipped gomoku
-    /// weights; as pbrain-NAME, pbrain-NAME.toml next to the program if it
-    /// exists].
-    #[arg(long, value_name = "FILE")]
-    pub weights: Option<PathBuf>,
-    /// After each move, send a MESSAGE line with search depth, nodes,
-    /// evaluation and time.
-    #[arg(short, long)]
-    pub verbose: bool,
-    /// Deepest search in plies (the time limit usually stops it first).
-    #[arg(long, default_value_t = 60, value_name = "PLIES",
-          value_parser = clap::value_parser!(u32).range(1..=200))]
-    pub depth: u32,
-    /// Candidate moves searched at each node.
-    #[arg(long, default_value_t = 9, value_name = "N",
-          value_parser = clap::value_parser!(u64).range(1..=64))]
-    pub width: u64,
-    /// Turn limit assumed until the manager sends INFO timeout_turn.
-    #[arg(long, default_value_t = 2000, value_name = "MS")]
-    pub default_turn: u64,
-    /// Seed for breaking ties between equal moves (each game starts from it).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+/// Weights made for another k: Gomocup games are five in a row (on any
+/// board size, which the weights are re-declared for).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("these weights are for {k} in a row, but Gomocup games are five in a row")]
+pub struct NotFiveInARow {
+    /// The k the weights were made for.
+    pub k: u8,
 }
 
-impl Options {
-    /// Loads the weights and fixes the settings.
-    pub fn settings(&self) -> Result<Settings> {
-        let weights = match &self.weights {
-            Some(path) => load_weights(path)?,
-            None => shipped_weights(Rules::GOMOKU),
-        };
-        Ok(Settings {
-            weights,
-            depth: self.depth,
-            width: self.width as usize,
-            verbose: self.verbose,
-            seed: self.seed,
-            default_turn: self.default_turn,
-        })
+/// Checks that `weights` can play Gomocup games (five in a row).
+pub fn check_weights(weights: &Weights) -> Result<(), NotFiveInARow> {
+    match weights.game.k {
+        5 => Ok(()),
+        k => Err(NotFiveInARow { k }),
     }
-}
-
-/// Reads a weight file for five in a row (made for any board size).
-pub fn load_weights(path: &Path) -> Result<Weights> {
-    let w =
-        Weights::read(path).with_context(|| format!("cannot load weights {}", path.display()))?;
-    if w.game.k != 5 {
-        bail!(
-            "{}: these weights are for {} in a row, but Gomocup games are five in a row",
-            path.display(),
-            w.game.k
-        );
-    }
-    Ok(w)
 }
 
 /// Runs a session: reads commands from `input` until `END` or the end of
@@ -104,21 +60,6 @@ pub fn serve<R: BufRead, W: Write>(
         }
     }
     Ok(())
-}
-
-/// Runs a session on stdin and stdout. A weights file that cannot be
-/// loaded is reported as an `ERROR` line (which GUIs show) and as an error.
-pub fn run_stdio(options: &Options) -> Result<()> {
-    let settings = match options.settings() {
-        Ok(s) => s,
-        Err(e) => {
-            println!("ERROR {}", format!("{e:#}").replace(['\r', '\n'], " "));
-            return Err(e);
-        }
-    };
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    serve(settings, stdin.lock(), stdout.lock()).context("engine input/output failed")
 }
 
 /// Whether the program was started under a name beginning with `pbrain-`
@@ -142,39 +83,11 @@ pub fn pbrain_weights_file(argv0: &OsStr) -> Option<PathBuf> {
     file.is_file().then_some(file)
 }
 
-#[derive(clap::Parser, Debug)]
-#[command(
-    version,
-    about = "mnk as a Gomocup engine (pbrain protocol on stdin/stdout)"
-)]
-struct PbrainCli {
-    #[command(flatten)]
-    options: Options,
-}
-
-/// The whole program when started as `pbrain-…`: `mnk brain` with the
-/// same flags, plus the `pbrain-NAME.toml` weights default.
-pub fn pbrain_main() -> std::process::ExitCode {
-    use clap::Parser;
-    let cli = PbrainCli::parse();
-    let mut options = cli.options;
-    if options.weights.is_none() {
-        if let Some(argv0) = std::env::args_os().next() {
-            options.weights = pbrain_weights_file(&argv0);
-        }
-    }
-    match run_stdio(&options) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            std::process::ExitCode::FAILURE
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::shipped_weights;
+    use crate::game::Rules;
 
     fn run(input: &str) -> String {
         let settings = Settings {
@@ -210,5 +123,16 @@ mod tests {
         assert!(!is_pbrain_name(OsStr::new("mnk")));
         assert!(!is_pbrain_name(OsStr::new("/usr/bin/pbrain")));
         assert_eq!(pbrain_weights_file(OsStr::new("pbrain-mnk")), None);
+    }
+
+    #[test]
+    fn only_five_in_a_row_weights_play() {
+        assert_eq!(check_weights(&shipped_weights(Rules::GOMOKU)), Ok(()));
+        let err = check_weights(&shipped_weights(Rules::TICTACTOE)).unwrap_err();
+        assert_eq!(err, NotFiveInARow { k: 3 });
+        assert_eq!(
+            err.to_string(),
+            "these weights are for 3 in a row, but Gomocup games are five in a row"
+        );
     }
 }

@@ -1,13 +1,14 @@
 //! `mnk bench`: the speed figures the trainer depends on, each beside a
 //! baseline measured in the same run.
 
-use crate::arena::{game_rng, play_game, random_openings, OpeningStyle};
-use crate::eval::shipped_weights;
-use crate::game::{Board, Rules};
-use crate::players::{Greedy, Player, RandomPlayer, Search, SearchLimits, Solver};
 use anyhow::Result;
+use mnk::arena::{game_rng, play_game, random_openings, OpeningStyle};
+use mnk::eval::shipped_weights;
+use mnk::game::{Board, Rules};
+use mnk::players::{Greedy, Player, RandomPlayer, Search, SearchLimits, Solver};
 use std::time::{Duration, Instant};
 
+/// The flags of `mnk bench`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Seconds to spend on each game-throughput figure.
@@ -51,6 +52,7 @@ fn games_per_second(
     Ok((games as f64 / t, plies as f64 / games as f64, games))
 }
 
+/// Measures and prints each speed beside its baseline.
 pub fn run(a: Args) -> Result<()> {
     let rules = Rules::GOMOKU;
     println!("mnk bench (one thread unless stated; release build expected)");

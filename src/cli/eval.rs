@@ -1,11 +1,12 @@
 //! `mnk eval`: the value map of a position.
 
-use crate::eval::{Evaluator, LOSS, WIN};
-use crate::game::Rules;
-use crate::players::PlayerSpec;
 use anyhow::Result;
+use mnk::eval::{Evaluator, LOSS, WIN};
+use mnk::game::Rules;
+use mnk::players::PlayerSpec;
 use std::path::PathBuf;
 
+/// The flags of `mnk eval`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game: tictactoe, gomoku, or WxHxK such as 7x6x4 (add -exact for the exact rule).
@@ -21,6 +22,7 @@ pub struct Args {
     moves: Vec<String>,
 }
 
+/// Prints the value map and the board value of the position.
 pub fn run(a: Args) -> Result<()> {
     let board = super::position(a.game, &a.moves)?;
     let spec = PlayerSpec {

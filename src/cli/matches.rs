@@ -1,24 +1,27 @@
 //! `mnk match A B`: two players over paired openings. Ctrl-C saves the
 //! games played so far to the records files and gives the result so far.
 
-use crate::arena::stats::{SprtParams, SprtStatus};
-use crate::arena::{
+use anyhow::{Context, Result};
+use mnk::arena::stats::{SprtParams, SprtStatus};
+use mnk::arena::{
     self, load_openings, random_openings, MatchReport, Opening, OpeningStyle, PlayedGame,
 };
-use crate::game::Rules;
-use crate::players::{Player, PlayerSpec};
-use crate::records::Record;
-use anyhow::{Context, Result};
+use mnk::game::Rules;
+use mnk::players::{Player, PlayerSpec};
+use mnk::records::Record;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+/// The flags of `mnk match`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Player A, e.g. greedy:weights/gomoku.toml or search:depth=4,width=9,weights=FILE.
-    a: PlayerSpec,
+    #[arg(value_name = "A")]
+    player_a: PlayerSpec,
     /// Player B.
-    b: PlayerSpec,
+    #[arg(value_name = "B")]
+    player_b: PlayerSpec,
     /// The game: tictactoe, gomoku, or WxHxK such as 7x6x4 (add -exact for the exact rule).
     #[arg(long, short, default_value = "gomoku")]
     game: Rules,
@@ -51,16 +54,18 @@ pub struct Args {
     sgf: Option<PathBuf>,
 }
 
+/// Plays the match, prints the result and appends the games to the
+/// records files.
 pub fn run(a: Args) -> Result<()> {
     anyhow::ensure!(a.openings >= 1, "--openings must be at least 1");
     let rules = a.game;
     // Build once up front so bad specs and weight files fail before any game.
-    let pa = a.a.build(rules)?;
-    let pb = a.b.build(rules)?;
+    let pa = a.player_a.build(rules)?;
+    let pb = a.player_b.build(rules)?;
     // Each worker thread plays with its own pair: refuse tables that do not
     // all fit now rather than fail in a worker.
     PlayerSpec::ensure_memory(
-        &[&a.a, &a.b],
+        &[&a.player_a, &a.player_b],
         rayon::current_num_threads(),
         "worker threads",
     )?;
@@ -68,7 +73,7 @@ pub fn run(a: Args) -> Result<()> {
     let record_files: Vec<&PathBuf> = a.records.iter().chain(a.sgf.iter()).collect();
     for path in &record_files {
         if path.exists() {
-            crate::records::read_records(path, rules)?;
+            mnk::records::read_records(path, rules)?;
         }
     }
     let openings: Vec<Opening> = match &a.openings_file {
@@ -94,7 +99,7 @@ pub fn run(a: Args) -> Result<()> {
         openings.len(),
         a.seed
     );
-    let (sa, sb) = (a.a.clone(), a.b.clone());
+    let (sa, sb) = (a.player_a.clone(), a.player_b.clone());
     let make_a = move || -> Box<dyn Player> { sa.build(rules).expect("built once already") };
     let make_b = move || -> Box<dyn Player> { sb.build(rules).expect("built once already") };
     let keep_games = !record_files.is_empty();
@@ -107,7 +112,7 @@ pub fn run(a: Args) -> Result<()> {
     }));
     let setup = Arc::new(Setup {
         rules,
-        names: (a.a.to_string(), a.b.to_string()),
+        names: (a.player_a.to_string(), a.player_b.to_string()),
         shown: (pa.name(), pb.name()),
         record_files: record_files.iter().map(|p| p.to_path_buf()).collect(),
         total_games: 2 * openings.len(),
@@ -127,7 +132,7 @@ pub fn run(a: Args) -> Result<()> {
             let code = match save_games(&setup2, &report) {
                 Ok(()) => 130,
                 Err(e) => {
-                    eprintln!("error: {e:#}");
+                    eprintln!("error: {}", super::error_text(&e));
                     1
                 }
             };
@@ -181,8 +186,8 @@ pub fn run(a: Args) -> Result<()> {
                 }
             }
             let scale = match sprt.model {
-                crate::arena::stats::SprtModel::Normalized => "normalized Elo",
-                crate::arena::stats::SprtModel::Logistic => "Elo",
+                mnk::arena::stats::SprtModel::Normalized => "normalized Elo",
+                mnk::arena::stats::SprtModel::Logistic => "Elo",
             };
             let verdict = match status {
                 SprtStatus::AcceptH1 => format!(
@@ -260,7 +265,7 @@ fn save_games(setup: &Setup, report: &MatchReport) -> Result<()> {
         println!("No game had ended, so none was saved.");
         return Ok(());
     }
-    let date = crate::records::utc_now();
+    let date = mnk::records::utc_now();
     let (name_a, name_b) = &setup.names;
     let games: Vec<Record> = report
         .games
@@ -282,7 +287,7 @@ fn save_games(setup: &Setup, report: &MatchReport) -> Result<()> {
         })
         .collect();
     for path in &setup.record_files {
-        let total = crate::play::append_games(path, &games, setup.rules)?;
+        let total = mnk::play::append_games(path, &games, setup.rules)?;
         println!(
             "{} games appended to {} ({total} games in the file)",
             games.len(),

@@ -1,7 +1,7 @@
 //! The command line: clap definitions and one handler per subcommand.
 //! Handlers parse, call the library and print; they hold no game logic.
-//! Library errors become `anyhow` errors here and a non-zero exit in
-//! `main.rs`.
+//! Library errors become `anyhow` errors here, and one printer
+//! ([`error_text`]) turns them into the `error: …` line and exit code 1.
 
 mod bench;
 mod brain;
@@ -15,9 +15,11 @@ mod solve;
 mod train;
 mod weights;
 
-use crate::game::{Board, Move, Rules};
+pub use brain::pbrain_main;
+
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use mnk::game::{Board, Move, Rules};
 
 /// Train, check and play pattern-weight evaluators for k-in-a-row games.
 #[derive(Parser, Debug)]
@@ -27,10 +29,12 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<usize>,
 
+    /// What to do.
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// The subcommands; each variant's doc is its line in `mnk --help`.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Improve a weight set by self-play; progress goes to `runs/<name>/`.
@@ -85,6 +89,11 @@ pub fn main() -> std::process::ExitCode {
         Command::Weights(c) => weights::run(c),
         Command::Bench(a) => bench::run(a),
     };
+    exit_code(result)
+}
+
+/// The exit code of a finished command (0, or 1 after printing the error).
+fn exit_code(result: Result<()>) -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
@@ -169,4 +178,36 @@ fn error_text(e: &anyhow::Error) -> String {
         text.push_str(&c);
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_text_names_each_cause_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = anyhow::Error::new(io).context("w.toml: cannot read: no such file");
+        let e = e.context("cannot load weights w.toml");
+        assert_eq!(
+            error_text(&e),
+            "cannot load weights w.toml: w.toml: cannot read: no such file"
+        );
+    }
+
+    #[test]
+    fn library_bytes_print_as_indicatif_does() {
+        // The library's messages printed indicatif::HumanBytes before they
+        // moved to mnk::util::Bytes.
+        let mut n: u64 = 1;
+        for _ in 0..64 {
+            for v in [n - 1, n, n + n / 3, n.saturating_mul(1000) / 1024] {
+                assert_eq!(
+                    mnk::util::Bytes(v).to_string(),
+                    indicatif::HumanBytes(v).to_string()
+                );
+            }
+            n = n.wrapping_mul(2).max(1);
+        }
+    }
 }

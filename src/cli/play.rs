@@ -1,18 +1,19 @@
 //! `mnk play`: human vs AI, human vs human, or AI vs AI in the terminal.
-//! The game itself lives in [`crate::play`]; this file turns the options
+//! The game itself lives in [`mnk::play`]; this file turns the options
 //! into a [`Config`], wires stdin and stdout to a [`Driver`], and lets
 //! Ctrl-C save the game in progress.
 
-use crate::game::{Color, Rules};
-use crate::play::{Config, Driver, SeatKind, Session, Style, Terminal};
-use crate::players::{PlayerKind, PlayerSpec};
 use anyhow::{Context, Result};
+use mnk::game::{Color, Rules};
+use mnk::play::{Config, Driver, SeatKind, Session, Style, Terminal};
+use mnk::players::{PlayerKind, PlayerSpec};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The flags of `mnk play`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -143,6 +144,7 @@ fn with_default_weights(spec: PlayerSpec, weights: Option<&Path>) -> PlayerSpec 
     }
 }
 
+/// Runs the game in the terminal until it ends, the input ends or Ctrl-C.
 pub fn run(a: Args) -> Result<()> {
     let weights = a.weights.as_deref();
     let ai = with_default_weights(a.ai.clone(), weights);

@@ -1,10 +1,11 @@
 //! `mnk records list|delete FILE`: inspect and prune a records file.
 
-use crate::game::Rules;
-use crate::records::{delete_records, list_line, read_records};
 use anyhow::{Context, Result};
+use mnk::game::Rules;
+use mnk::records::{delete_records, list_line, read_records};
 use std::path::PathBuf;
 
+/// The flags of `mnk records`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(subcommand)]
@@ -32,6 +33,7 @@ enum Command {
     },
 }
 
+/// Lists or deletes the games.
 pub fn run(a: Args) -> Result<()> {
     match a.command {
         Command::List { file, rules } => {

@@ -1,14 +1,15 @@
 //! `mnk replay FILE`: shows the games of a records file move by move.
 
 use super::play::ColorWhen;
-use crate::game::Rules;
-use crate::play::{Replay, CLEAR_SCREEN};
-use crate::records::read_records;
 use anyhow::{Context, Result};
+use mnk::game::Rules;
+use mnk::play::{Replay, CLEAR_SCREEN};
+use mnk::records::read_records;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The flags of `mnk replay`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The records file: the original CSV layout, or SGF if it ends in .sgf.
@@ -33,6 +34,7 @@ pub struct Args {
     scroll: bool,
 }
 
+/// Shows the chosen games move by move.
 pub fn run(a: Args) -> Result<()> {
     let records = read_records(&a.file, a.rules)?;
     let total = records.len();

@@ -1,12 +1,13 @@
 //! `mnk solve`: exact value and optimal moves of a position.
 
-use crate::game::perft::{self, Progress};
-use crate::game::Rules;
-use crate::players::Solver;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mnk::game::perft::{self, Progress};
+use mnk::game::Rules;
+use mnk::players::Solver;
 use std::time::{Duration, Instant};
 
+/// The flags of `mnk solve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game: tictactoe, or a small WxHxK such as 4x4x3.
@@ -22,6 +23,7 @@ pub struct Args {
     moves: Vec<String>,
 }
 
+/// Solves the position and prints its value and optimal moves.
 pub fn run(a: Args) -> Result<()> {
     let board = super::position(a.game, &a.moves)?;
     // Refuse a count that cannot finish before solving anything.

@@ -1,15 +1,15 @@
 //! `mnk train`: self-play training into a run folder, with a progress bar,
 //! plots and a closing verdict.
 
-use crate::arena::stats::SprtParams;
-use crate::eval::{shipped_weights, Weights};
-use crate::game::Rules;
-use crate::train::{
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mnk::arena::stats::SprtParams;
+use mnk::eval::{shipped_weights, Weights};
+use mnk::game::Rules;
+use mnk::train::{
     CommitGuard, Observer, Optimizer, RoundEvent, RunConfig, Select, StartWeights, TrainError,
     Trainer,
 };
-use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -467,7 +467,7 @@ pub fn run(a: Args) -> Result<()> {
     if !a.no_plots {
         let drawn = {
             let _writing = commit.hold();
-            crate::plot::plot_run(&dir)
+            mnk::plot::plot_run(&dir)
         };
         match drawn {
             Ok(files) => {
@@ -503,7 +503,7 @@ pub fn run(a: Args) -> Result<()> {
 /// Rounds are written whole under the trainer's [`CommitGuard`], so the
 /// folder holds only complete rounds.
 ///
-/// [`CommitGuard`]: crate::train::CommitGuard
+/// [`CommitGuard`]: mnk::train::CommitGuard
 fn stop_on_ctrl_c(t: &Trainer, bar: ProgressBar) -> Result<()> {
     let commit = t.commit_guard();
     let dir = t.dir().path().display().to_string();
@@ -645,7 +645,7 @@ impl Observer for Progress {
                 // A failed redraw is not worth stopping training for; the
                 // final plots report their errors.
                 let _writing = self.commit.hold();
-                let _ = crate::plot::plot_run(&self.dir);
+                let _ = mnk::plot::plot_run(&self.dir);
                 self.last_plot = Instant::now();
             }
         }

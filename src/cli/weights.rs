@@ -1,10 +1,11 @@
 //! `mnk weights import|export`: the original 16-number format.
 
-use crate::eval::Weights;
-use crate::game::Rules;
 use anyhow::{Context, Result};
+use mnk::eval::Weights;
+use mnk::game::Rules;
 use std::path::PathBuf;
 
+/// The subcommands of `mnk weights`.
 #[derive(clap::Subcommand, Debug)]
 pub enum Command {
     /// Read a ChessboardValue.txt and write an mnk TOML weight file.
@@ -55,6 +56,7 @@ pub enum Command {
     },
 }
 
+/// Converts the weights file and prints what was written.
 pub fn run(c: Command) -> Result<()> {
     match c {
         Command::Import {
@@ -62,11 +64,11 @@ pub fn run(c: Command) -> Result<()> {
             output,
             game,
         } => {
-            let text = crate::util::read_text(&input)
+            let text = mnk::util::read_text(&input)
                 .with_context(|| format!("{}: cannot read", input.display()))?;
             let imported = Weights::import_txt(&text, &input.display().to_string(), game)?;
             let toml = imported.to_toml(&input.display().to_string());
-            crate::util::write_atomic(&output, toml.as_bytes())
+            mnk::util::write_atomic(&output, toml.as_bytes())
                 .with_context(|| format!("{}: cannot write", output.display()))?;
             for note in imported.notes() {
                 println!("note: {note}");
@@ -84,7 +86,7 @@ pub fn run(c: Command) -> Result<()> {
             let txt = export.text();
             match output {
                 Some(p) => {
-                    crate::util::write_atomic(&p, txt.as_bytes())
+                    mnk::util::write_atomic(&p, txt.as_bytes())
                         .with_context(|| format!("{}: cannot write", p.display()))?;
                     println!("wrote {}", p.display());
                 }

@@ -65,8 +65,8 @@ pub enum TableError {
     #[error(
         "{what} needs {} for transposition tables, more than half of the {} of memory \
          available; use a smaller tt",
-        indicatif::HumanBytes(*.bytes as u64),
-        indicatif::HumanBytes(*.available)
+        crate::util::Bytes(*.bytes as u64),
+        crate::util::Bytes(*.available)
     )]
     NoRoom {
         what: String,
@@ -76,7 +76,7 @@ pub enum TableError {
     #[error(
         "{what}: the system refused {} for transposition tables (a memory limit such as \
          ulimit -v?); use a smaller tt",
-        indicatif::HumanBytes(*.bytes as u64)
+        crate::util::Bytes(*.bytes as u64)
     )]
     Refused { what: String, bytes: u128 },
 }

@@ -1,0 +1,549 @@
+//! Tidy checks, run by `cargo test` as rust-analyzer runs its own: the
+//! structure ARCHITECTURE.md states holds in `src/`. The allowed imports
+//! and the binary-only crates are read from its `## Layers` tables, so the
+//! document and the check cannot drift apart.
+//!
+//! Only code counts: comments, doc comments and string contents are
+//! blanked out before anything is searched.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Files longer than this hold more than one concern; split them.
+const MAX_LINES: usize = 1000;
+
+/// The files over [`MAX_LINES`] today, each being split. The list may only
+/// shrink: a file that is short again must leave it.
+const LONG_FILES: &[&str] = &[
+    "src/arena/stats.rs",
+    "src/play/session.rs",
+    "src/train/rundir.rs",
+];
+
+/// The module of the binary: `src/main.rs` and `src/cli/`.
+const BINARY: &str = "cli";
+
+/// One source file: its path from the package root (with `/`), the
+/// top-level module it belongs to, and its code with comments and string
+/// contents blanked (lines kept, so offsets give line numbers).
+struct Source {
+    path: String,
+    module: String,
+    code: String,
+}
+
+/// Every `.rs` file under `src/` but `lib.rs` (which only declares the
+/// modules), in path order.
+fn sources() -> Vec<Source> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    walk(&root.join("src"), &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .filter_map(|file| {
+            let path = file
+                .strip_prefix(root)
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .replace('\\', "/");
+            let module = module_of(&path)?;
+            let text = std::fs::read_to_string(&file).unwrap();
+            Some(Source {
+                path,
+                module,
+                code: code_only(&text),
+            })
+        })
+        .collect()
+}
+
+fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The top-level module a file under `src/` belongs to (`src/game/board.rs`
+/// → `game`, `src/util.rs` → `util`, `src/main.rs` → the binary), or `None`
+/// for `src/lib.rs`.
+fn module_of(path: &str) -> Option<String> {
+    let rest = path.strip_prefix("src/")?;
+    let first = rest.split('/').next()?;
+    match first {
+        "lib.rs" => None,
+        "main.rs" => Some(BINARY.to_string()),
+        _ => Some(first.trim_end_matches(".rs").to_string()),
+    }
+}
+
+/// The text with comments and the contents of string and character
+/// literals replaced by spaces; line breaks are kept.
+fn code_only(text: &str) -> String {
+    let c: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    // Blanks c[from..to], keeping line breaks.
+    let blank = |out: &mut String, from: usize, to: usize| {
+        for &ch in &c[from..to.min(c.len())] {
+            out.push(if ch == '\n' { '\n' } else { ' ' });
+        }
+    };
+    let ident = |i: usize| c[i].is_alphanumeric() || c[i] == '_';
+    let mut i = 0;
+    while i < c.len() {
+        let next = c.get(i + 1).copied();
+        if c[i] == '/' && next == Some('/') {
+            let end = c[i..]
+                .iter()
+                .position(|&x| x == '\n')
+                .map_or(c.len(), |n| i + n);
+            blank(&mut out, i, end);
+            i = end;
+        } else if c[i] == '/' && next == Some('*') {
+            // Block comments nest in Rust.
+            let (mut depth, mut j) = (1, i + 2);
+            while j < c.len() && depth > 0 {
+                if c[j] == '/' && c.get(j + 1) == Some(&'*') {
+                    depth += 1;
+                    j += 2;
+                } else if c[j] == '*' && c.get(j + 1) == Some(&'/') {
+                    depth -= 1;
+                    j += 2;
+                } else {
+                    j += 1;
+                }
+            }
+            blank(&mut out, i, j);
+            i = j;
+        } else if c[i] == 'r'
+            && (i == 0 || !ident(i - 1) || (c[i - 1] == 'b' && (i == 1 || !ident(i - 2))))
+            && matches!(next, Some('"' | '#'))
+        {
+            // A raw string r"…", r#"…"#, br"…": no escapes, ends at the
+            // quote followed by as many #.
+            let hashes = c[i + 1..].iter().take_while(|&&x| x == '#').count();
+            let open = i + 1 + hashes;
+            if c.get(open) != Some(&'"') {
+                out.push(c[i]);
+                i += 1;
+                continue;
+            }
+            let closes = |j: usize| {
+                c[j] == '"'
+                    && c[j + 1..]
+                        .iter()
+                        .take(hashes)
+                        .filter(|&&x| x == '#')
+                        .count()
+                        == hashes
+            };
+            let mut j = open + 1;
+            while j < c.len() && !closes(j) {
+                j += 1;
+            }
+            let end = (j + 1 + hashes).min(c.len());
+            out.extend(&c[i..=open]);
+            blank(&mut out, open + 1, j);
+            out.extend(&c[j.min(c.len())..end]);
+            i = end;
+        } else if c[i] == '"' {
+            let mut j = i + 1;
+            while j < c.len() && c[j] != '"' {
+                j += if c[j] == '\\' { 2 } else { 1 };
+            }
+            out.push('"');
+            blank(&mut out, i + 1, j);
+            if j < c.len() {
+                out.push('"');
+            }
+            i = j + 1;
+        } else if c[i] == '\'' && (next == Some('\\') || c.get(i + 2) == Some(&'\'')) {
+            // A character literal ('x', '\n', '\u{1F600}'); a lone ' is a
+            // lifetime or a label and stays.
+            let mut j = i + 1;
+            while j < c.len() && c[j] != '\'' {
+                j += if c[j] == '\\' { 2 } else { 1 };
+            }
+            out.push('\'');
+            blank(&mut out, i + 1, j);
+            out.push('\'');
+            i = j + 1;
+        } else {
+            out.push(c[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The 1-based line of a byte offset.
+fn line_at(code: &str, offset: usize) -> usize {
+    code[..offset].matches('\n').count() + 1
+}
+
+/// Where a word occurs as a whole identifier, not inside a longer one
+/// (`$crate` counts as `crate`: a macro's paths are its module's imports).
+fn word_offsets<'a>(code: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let is_ident = |ch: char| ch.is_alphanumeric() || ch == '_';
+    code.match_indices(word)
+        .map(|(at, _)| at)
+        .filter(move |&at| {
+            let before = code[..at].chars().next_back();
+            let after = code[at + word.len()..].chars().next();
+            !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+        })
+}
+
+/// The text after `at`, past whitespace.
+fn skip_space(code: &str, at: usize) -> &str {
+    code[at..].trim_start()
+}
+
+/// The first identifier at the start of `s`.
+fn leading_ident(s: &str) -> &str {
+    let end = s
+        .find(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+/// The top-level modules a file names through `crate::` or `mnk::`, with
+/// the byte offset of each path: `crate::game::Board` names `game`, and
+/// `crate::{eval::Weights, game}` names `eval` and `game`.
+fn imports(code: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    for root in ["crate", "mnk"] {
+        for at in word_offsets(code, root) {
+            let Some(path) = skip_space(code, at + root.len()).strip_prefix("::") else {
+                continue;
+            };
+            let path = path.trim_start();
+            if let Some(group) = path.strip_prefix('{') {
+                // Top-level commas only: `{a::{b, c}, d}` names a and d.
+                let mut depth = 0;
+                let mut item_start = 0;
+                for (k, ch) in group.char_indices() {
+                    match ch {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => {
+                            found.push((
+                                at,
+                                leading_ident(group[item_start..k].trim_start()).to_string(),
+                            ));
+                            break;
+                        }
+                        '}' => depth -= 1,
+                        ',' if depth == 0 => {
+                            found.push((
+                                at,
+                                leading_ident(group[item_start..k].trim_start()).to_string(),
+                            ));
+                            item_start = k + 1;
+                        }
+                        _ => {}
+                    }
+                }
+            } else {
+                found.push((at, leading_ident(path).to_string()));
+            }
+        }
+    }
+    found.retain(|(_, m)| !m.is_empty() && m != "self" && m != "super");
+    found.sort();
+    found
+}
+
+/// Where a file uses an external crate: `NAME::…`, `use NAME` or
+/// `extern crate NAME`.
+fn crate_uses<'a>(code: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a {
+    word_offsets(code, name).filter(move |&at| {
+        let before = code[..at].trim_end();
+        let previous = before
+            .rsplit(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+            .next()
+            .unwrap_or("");
+        skip_space(code, at + name.len()).starts_with("::")
+            || previous == "use"
+            || (previous == "crate" && before[..before.len() - 5].trim_end().ends_with("extern"))
+    })
+}
+
+/// What ARCHITECTURE.md's `## Layers` section allows.
+struct Layers {
+    /// Per module, the modules it may import (`None`: any).
+    imports: BTreeMap<String, Option<BTreeSet<String>>>,
+    /// Per external crate, the only modules that may use it.
+    crates: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// The backticked words of a table cell: "`game`, `util`" → game, util.
+fn ticked(cell: &str) -> Vec<String> {
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Reads the two tables of the `## Layers` section: `| module | may import |`
+/// (a cell saying "any" allows everything) and `| crate | only in |`.
+fn parse_layers(markdown: &str) -> Layers {
+    let section: Vec<&str> = markdown
+        .lines()
+        .skip_while(|l| l.trim() != "## Layers")
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .collect();
+    assert!(
+        !section.is_empty(),
+        "ARCHITECTURE.md has no `## Layers` section"
+    );
+    let mut layers = Layers {
+        imports: BTreeMap::new(),
+        crates: BTreeMap::new(),
+    };
+    let mut table = "";
+    for line in section {
+        let cells: Vec<&str> = line
+            .trim()
+            .strip_prefix('|')
+            .and_then(|l| l.strip_suffix('|'))
+            .map(|l| l.split('|').map(str::trim).collect())
+            .unwrap_or_default();
+        match cells.as_slice() {
+            [first, _] if first.chars().all(|ch| ch == '-' || ch == ':') => {}
+            ["module", _] => table = "module",
+            ["crate", _] => table = "crate",
+            [name, allowed] => {
+                let name = ticked(name).into_iter().next().unwrap_or_else(|| {
+                    panic!("ARCHITECTURE.md ## Layers: no `name` in row {line:?}")
+                });
+                let allowed_names: BTreeSet<String> = ticked(allowed).into_iter().collect();
+                match table {
+                    "module" => {
+                        let any = allowed
+                            .split('`')
+                            .step_by(2)
+                            .flat_map(|t| t.split(|ch: char| !ch.is_alphanumeric()))
+                            .any(|w| w == "any");
+                        layers.imports.insert(name, (!any).then_some(allowed_names));
+                    }
+                    "crate" => {
+                        layers.crates.insert(name, allowed_names);
+                    }
+                    _ => panic!("ARCHITECTURE.md ## Layers: row {line:?} before a table header"),
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        !layers.imports.is_empty() && !layers.crates.is_empty(),
+        "ARCHITECTURE.md ## Layers needs a `| module | may import |` and a `| crate | only in |` table"
+    );
+    layers
+}
+
+fn layers() -> Layers {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md");
+    parse_layers(&std::fs::read_to_string(path).unwrap())
+}
+
+/// Uses of external crates outside the modules the `| crate | only in |`
+/// table allows.
+fn crate_violations(sources: &[Source], layers: &Layers) -> Vec<String> {
+    let mut bad = Vec::new();
+    for s in sources {
+        for (name, only_in) in &layers.crates {
+            if only_in.contains(&s.module) {
+                continue;
+            }
+            for at in crate_uses(&s.code, name) {
+                bad.push(format!(
+                    "{}:{}: `{}` uses `{name}`, which ARCHITECTURE.md ## Layers allows {}",
+                    s.path,
+                    line_at(&s.code, at),
+                    s.module,
+                    only(only_in, "in")
+                ));
+            }
+        }
+    }
+    bad
+}
+
+/// Imports of modules the `| module | may import |` table does not allow,
+/// and modules it does not list.
+fn import_violations(sources: &[Source], layers: &Layers) -> Vec<String> {
+    let mut bad = Vec::new();
+    for s in sources {
+        let Some(allowed) = layers.imports.get(&s.module) else {
+            bad.push(format!(
+                "{}:1: module `{}` has no row in ARCHITECTURE.md ## Layers",
+                s.path, s.module
+            ));
+            continue;
+        };
+        let Some(allowed) = allowed else { continue };
+        for (at, module) in imports(&s.code) {
+            if module != s.module && !allowed.contains(&module) {
+                bad.push(format!(
+                    "{}:{}: `{m}` imports `{module}`, but ARCHITECTURE.md ## Layers lets `{m}` import {}",
+                    s.path,
+                    line_at(&s.code, at),
+                    only(allowed, ""),
+                    m = s.module,
+                ));
+            }
+        }
+    }
+    bad
+}
+
+/// Files over [`MAX_LINES`] not in [`LONG_FILES`], and entries of
+/// [`LONG_FILES`] that are short now (or gone).
+fn length_violations(sources: &[Source], long_files: &[&str]) -> Vec<String> {
+    let mut bad = Vec::new();
+    for s in sources {
+        let lines = s.code.lines().count();
+        let allowed = long_files.contains(&s.path.as_str());
+        if lines > MAX_LINES && !allowed {
+            bad.push(format!(
+                "{}:{}: {lines} lines, over the limit of {MAX_LINES}: split it by concern",
+                s.path,
+                MAX_LINES + 1
+            ));
+        } else if lines <= MAX_LINES && allowed {
+            bad.push(format!(
+                "{}: {lines} lines now: remove it from LONG_FILES in tests/tidy.rs",
+                s.path
+            ));
+        }
+    }
+    for f in long_files {
+        if !sources.iter().any(|s| s.path == *f) {
+            bad.push(format!(
+                "{f}: gone: remove it from LONG_FILES in tests/tidy.rs"
+            ));
+        }
+    }
+    bad
+}
+
+/// "only `a`, `b`" (or "only in `a`, `b`" given "in"), or "nothing".
+fn only(names: &BTreeSet<String>, preposition: &str) -> String {
+    if names.is_empty() {
+        return "nothing".to_string();
+    }
+    let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match preposition {
+        "" => format!("only {}", list.join(", ")),
+        p => format!("only {p} {}", list.join(", ")),
+    }
+}
+
+fn assert_none(rule: &str, violations: Vec<String>) {
+    assert!(violations.is_empty(), "{rule}:\n{}", violations.join("\n"));
+}
+
+#[test]
+fn binary_only_crates_stay_in_the_binary() {
+    assert_none(
+        "crates used outside the modules ARCHITECTURE.md allows",
+        crate_violations(&sources(), &layers()),
+    );
+}
+
+#[test]
+fn imports_follow_the_layers() {
+    assert_none(
+        "imports that break the layering of ARCHITECTURE.md",
+        import_violations(&sources(), &layers()),
+    );
+}
+
+#[test]
+fn every_listed_module_exists() {
+    let modules: BTreeSet<String> = sources().into_iter().map(|s| s.module).collect();
+    let layers = layers();
+    let listed = layers
+        .imports
+        .iter()
+        .flat_map(|(m, allowed)| std::iter::once(m).chain(allowed.iter().flatten()))
+        .chain(layers.crates.values().flatten());
+    let unknown: Vec<String> = listed
+        .filter(|m| !modules.contains(*m))
+        .map(|m| format!("ARCHITECTURE.md ## Layers names `{m}`, which is not a module of src/"))
+        .collect();
+    assert_none("stale rows", unknown);
+}
+
+#[test]
+fn files_stay_short() {
+    assert_none("files too long", length_violations(&sources(), LONG_FILES));
+}
+
+/// The checks themselves: each catches what it is for, and neither a
+/// comment nor a string trips it.
+#[test]
+fn the_checks_catch_violations() {
+    let layers = parse_layers(
+        "## Layers\n\n| module | may import |\n| --- | --- |\n| `game` | nothing |\n\
+         | `eval` | `game` |\n| `cli` | any |\n\n| crate | only in |\n| --- | --- |\n\
+         | `anyhow` | `cli` |\n\n## Next\n| `train` | any |\n",
+    );
+    let source = |path: &str, text: &str| Source {
+        path: path.to_string(),
+        module: module_of(path).unwrap(),
+        code: code_only(text),
+    };
+    let sources = [
+        source(
+            "src/game/board.rs",
+            "//! Not `crate::eval` nor anyhow::Error in docs.\n\
+             const S: &str = \"crate::eval, anyhow::bail\"; /* crate::eval */\n\
+             use crate::game::Rules;\n\
+             fn f<'a>(x: &'a str) -> char { let _ = r#\"anyhow::x\"#; '\"' }\n\
+             use crate::{\n    eval::Weights,\n    game::Board,\n};\n",
+        ),
+        source("src/eval/mod.rs", "use anyhow::Result;\nuse crate::game;\n"),
+        source("src/main.rs", "use anyhow::Result;\nuse mnk::eval;\n"),
+    ];
+    assert_eq!(
+        import_violations(&sources, &layers),
+        ["src/game/board.rs:5: `game` imports `eval`, but ARCHITECTURE.md ## Layers lets `game` import nothing"]
+    );
+    assert_eq!(
+        crate_violations(&sources, &layers),
+        ["src/eval/mod.rs:1: `eval` uses `anyhow`, which ARCHITECTURE.md ## Layers allows only in `cli`"]
+    );
+    let unlisted = [source("src/plot/mod.rs", "use crate::train;\n")];
+    assert_eq!(
+        import_violations(&unlisted, &layers),
+        ["src/plot/mod.rs:1: module `plot` has no row in ARCHITECTURE.md ## Layers"]
+    );
+    let long = source("src/game/big.rs", &"x\n".repeat(MAX_LINES + 1));
+    let bad = length_violations(&[long], &["src/game/gone.rs"]);
+    assert_eq!(
+        bad,
+        [
+            "src/game/big.rs:1001: 1001 lines, over the limit of 1000: split it by concern",
+            "src/game/gone.rs: gone: remove it from LONG_FILES in tests/tidy.rs",
+        ]
+    );
+    assert_eq!(
+        imports("use crate::{a::{b, c}, d};\nmnk :: e::f; $crate::g; pub(crate) fn h() {}"),
+        [
+            (4, "a".to_string()),
+            (4, "d".to_string()),
+            (27, "e".to_string()),
+            (41, "g".to_string())
+        ]
+    );
+}
