@@ -19,6 +19,7 @@ mod records;
 mod replay;
 mod solver;
 mod stats;
+mod tidy;
 mod train;
 mod train_rundir;
 mod train_select;
