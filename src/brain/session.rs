@@ -3,9 +3,9 @@
 
 use super::protocol::{self, BoardLine, Command, Coord};
 use super::timing::{self, Budget, TimeControl, MIN_SEARCH};
-use crate::eval::{Evaluator, Weights, WIN};
+use crate::eval::{Evaluator, Weights};
 use crate::game::{Board, Color, Move, Rule, Rules, MAX_SIDE};
-use crate::players::{Player, Rng, Search, SearchLimits};
+use crate::players::{describe_score, Player, Rng, Search, SearchLimits};
 use rand::SeedableRng;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
@@ -14,9 +14,6 @@ use std::time::{Duration, Instant};
 pub const MIN_BOARD: i64 = 5;
 /// The largest board side accepted.
 pub const MAX_BOARD: i64 = MAX_SIDE as i64;
-
-/// Scores this close to [`WIN`] are forced wins (as in the search player).
-const MATE_BOUND: f64 = WIN - 10_000.0;
 
 /// What the session is set up with; fixed for its lifetime.
 #[derive(Clone, Debug)]
@@ -575,7 +572,7 @@ impl Brain {
             "depth {} nodes {} eval {} time {} ms limit {} move {}",
             info.depth,
             info.nodes,
-            score_text(info.score),
+            describe_score(info.score),
             start.elapsed().as_millis(),
             limit_text,
             m.to_xy()
@@ -606,18 +603,6 @@ fn build_board(p: &Position, rules: Rules, me: Color) -> Result<Board, String> {
         }
     }
     Ok(board)
-}
-
-/// A search score for people: `win in 3`, `loss in 2` (plies), or the
-/// evaluation rounded.
-fn score_text(score: f64) -> String {
-    if score >= MATE_BOUND {
-        format!("win in {:.0}", WIN - score)
-    } else if score <= -MATE_BOUND {
-        format!("loss in {:.0}", WIN + score)
-    } else {
-        format!("{score:.0}")
-    }
 }
 
 fn no_board(out: &mut dyn Write) -> io::Result<Flow> {

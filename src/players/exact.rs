@@ -74,6 +74,7 @@
 //! assert_eq!(Solver::new(rules).value(&Board::new(rules)).unwrap(), Value::Win);
 //! ```
 
+use super::tt::Bound;
 use super::{Player, PlayerError, Rng};
 use crate::game::{Board, Color, Move, Outcome, Rules, Symmetry};
 use rand::Rng as _;
@@ -165,10 +166,7 @@ impl fmt::Display for SolverStats {
 }
 
 // Table entries: the value (−1, 0, 1 stored as 0, 1, 2) in the low two bits
-// and the bound flag above them.
-const EXACT: u8 = 0;
-const LOWER: u8 = 4;
-const UPPER: u8 = 8;
+// and the `Bound` above them.
 
 /// A hasher for keys that are already random 64-bit Zobrist hashes: one
 /// multiply spreads every key bit into the high bits that `HashMap` uses for
@@ -670,10 +668,10 @@ impl Solver {
         if let Some(&e) = self.table.get(&key) {
             self.hits += 1;
             let v = (e & 3) as i8 - 1;
-            match e & !3 {
-                EXACT => return v,
-                LOWER => alpha = alpha.max(v),
-                _ => beta = beta.min(v),
+            match Bound::from_u8(e >> 2) {
+                Bound::Exact => return v,
+                Bound::Lower => alpha = alpha.max(v),
+                Bound::Upper => beta = beta.min(v),
             }
             if alpha >= beta {
                 return v;
@@ -744,14 +742,15 @@ impl Solver {
             }
         }
 
-        let flag = if best <= alpha0 && best > -1 {
-            UPPER
+        let bound = if best <= alpha0 && best > -1 {
+            Bound::Upper
         } else if best >= beta0 && best < 1 {
-            LOWER
+            Bound::Lower
         } else {
-            EXACT
+            Bound::Exact
         };
-        self.table.insert(key, flag | (best + 1) as u8);
+        self.table
+            .insert(key, (bound as u8) << 2 | (best + 1) as u8);
         best
     }
 }

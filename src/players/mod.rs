@@ -16,15 +16,17 @@ mod greedy;
 mod random;
 mod search;
 mod spec;
+mod tt;
 
 pub use exact::{Exact, Solver, SolverStats, Value};
 pub use greedy::Greedy;
 pub use random::RandomPlayer;
-pub use search::{
-    available_memory, check_tables, ensure_tables, table_bytes, Search, SearchInfo, SearchLimits,
-    TableError, CHECKED_TABLE_BYTES, TT_ENTRY_BYTES,
-};
+pub use search::{Search, SearchInfo, SearchLimits};
 pub use spec::{PlayerKind, PlayerSpec, SpecError, EXACT_LIMIT};
+pub use tt::{
+    available_memory, check_tables, describe_score, ensure_tables, table_bytes, Bound, TableError,
+    CHECKED_TABLE_BYTES, MATE_BOUND, TT_ENTRY_BYTES,
+};
 
 use crate::game::{Board, Move};
 use rand_xoshiro::Xoshiro256PlusPlus;
