@@ -76,7 +76,7 @@
 
 use super::tt::Bound;
 use super::{Player, PlayerError, Rng};
-use crate::game::{Board, Color, Move, Outcome, Rules, Symmetry};
+use crate::game::{splitmix64, Board, Color, Move, Outcome, Rules, Symmetry};
 use rand::Rng as _;
 use std::collections::HashMap;
 use std::fmt;
@@ -225,11 +225,9 @@ impl Geometry {
         // The solver's own Zobrist keys, from a fixed SplitMix64 stream.
         let mut state = 0x05EE_D0FE_8AC7_u64;
         let mut next = || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
+            let (s, v) = splitmix64(state);
+            state = s;
+            v
         };
         let base: Vec<u64> = (0..2 * cells).map(|_| next()).collect();
         let side_key = next();
