@@ -16,7 +16,9 @@
 //! assert!("search:depth=x".parse::<PlayerSpec>().is_err());
 //! ```
 
-use super::{table_bytes, Exact, Greedy, Player, RandomPlayer, Search, SearchLimits, TableError};
+use super::{
+    table_bytes, Exact, Greedy, Player, RandomPlayer, Search, SearchLimits, Solver, TableError,
+};
 use crate::eval::{Weights, WeightsError};
 use crate::game::Rules;
 use std::fmt;
@@ -85,8 +87,9 @@ pub struct PlayerSpec {
     pub any_game: bool,
 }
 
-/// The default limit of empty cells for the exact player.
-pub const EXACT_LIMIT: usize = 16;
+/// The default limit of empty cells for the exact player: the solver's
+/// own default, [`Solver::DEFAULT_LIMIT`].
+pub const EXACT_LIMIT: usize = Solver::DEFAULT_LIMIT;
 
 impl PlayerSpec {
     pub fn greedy() -> PlayerSpec {
