@@ -7,7 +7,7 @@ use crate::game::{Board, Move};
 
 /// Plays the empty cell with the highest score
 /// (`attack × attack value + defence × defence value`), ties at random.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Greedy {
     eval: Evaluator,
     name: String,

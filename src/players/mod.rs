@@ -44,7 +44,7 @@ pub enum PlayerError {
 }
 
 /// Anything that picks a move for the side to move.
-pub trait Player: Send {
+pub trait Player: Send + std::fmt::Debug {
     /// A short description for reports (the spec it was built from).
     fn name(&self) -> String;
 

@@ -95,6 +95,19 @@ pub struct Search {
     centre_out: Vec<u16>,
 }
 
+/// The name, limits, table and last result: the search's buffers and
+/// board are working state.
+impl std::fmt::Debug for Search {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Search")
+            .field("name", &self.name)
+            .field("limits", &self.limits)
+            .field("tt", &self.tt)
+            .field("info", &self.info)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Search {
     /// A search player; `limits.tt_bits` is clamped to the allowed range.
     /// For tables that may not fit in memory use [`Search::try_new`].
@@ -430,55 +443,82 @@ impl Search {
         self.start = Instant::now();
         self.nodes = 0;
         self.stopped = false;
-        let mover = self.board.to_move();
         let rules = *self.board.rules();
-        let mut root = Vec::new();
-        // A win now, else a forced block: no search needed.
-        self.win_cells(mover, &mut root, 1);
-        if let Some(&(_, c)) = root.first() {
+        // A win now: no search needed.
+        if let Some(cell) = self.winning_move() {
             self.info = SearchInfo {
                 depth: 1,
                 nodes: 1,
                 score: WIN - 1.0,
-                best: Some(rules.move_at(c as usize)),
+                best: Some(rules.move_at(cell as usize)),
                 elapsed: self.start.elapsed(),
             };
             return self.info.best;
         }
+        let mut order = self.order_root(rng)?;
+        let (depth, score, best) = self.iterate(&mut order);
+        self.info = SearchInfo {
+            depth,
+            nodes: self.nodes,
+            score,
+            best: Some(rules.move_at(best as usize)),
+            elapsed: self.start.elapsed(),
+        };
+        self.info.best
+    }
+
+    /// A cell where the side to move completes k now, if there is one.
+    fn winning_move(&self) -> Option<u16> {
+        let mut cells = Vec::new();
+        self.win_cells(self.board.to_move(), &mut cells, 1);
+        cells.first().map(|&(_, c)| c)
+    }
+
+    /// The root moves in the order the first iteration searches them: the
+    /// candidates by static score, equal scores in a seeded shuffle; or,
+    /// when the opponent threatens to complete k, every cell that blocks it
+    /// (the shuffle still draws from `rng`, so the stream does not depend on
+    /// the threat). `None` when there is no candidate.
+    fn order_root(&mut self, rng: &mut Rng) -> Option<Vec<u16>> {
+        let mover = self.board.to_move();
+        let mut root = Vec::new();
         self.candidates(mover, &mut root);
         if root.is_empty() {
             return None;
         }
-        // Seeded tie-breaking: shuffle equal static scores.
         let mut keyed: Vec<(f64, u64, u16)> =
             root.iter().map(|&(s, c)| (s, rng.gen(), c)).collect();
         keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mut order: Vec<u16> = keyed.iter().map(|k| k.2).collect();
         let opp = mover.opponent();
         if self.eval.can_win_now(opp) {
             let mut blocks = Vec::new();
             self.win_cells(opp, &mut blocks, usize::MAX);
-            order = blocks.iter().map(|b| b.1).collect();
+            return Some(blocks.iter().map(|b| b.1).collect());
         }
+        Some(keyed.iter().map(|k| k.2).collect())
+    }
+
+    /// Iterative deepening over the root moves `order` (not empty), best
+    /// move of each iteration first in the next. Returns the deepest
+    /// completed depth with its score and move; depth 1 always completes,
+    /// so there is always a move.
+    fn iterate(&mut self, order: &mut [u16]) -> (u32, f64, u16) {
         let mut best_move = order[0];
         let mut best_score = f64::NEG_INFINITY;
         let mut completed = 0;
         for depth in 1..=self.limits.depth.max(1) {
             let mut alpha = f64::NEG_INFINITY;
             let mut iter_best = (f64::NEG_INFINITY, order[0]);
-            let mut scores = Vec::with_capacity(order.len());
-            for (i, &cell) in order.iter().enumerate() {
+            for &cell in order.iter() {
                 let score = match self.play(cell) {
                     Some(Outcome::Win(_)) => WIN - 1.0,
                     Some(Outcome::Draw) => 0.0,
                     None => -self.negamax(depth - 1, f64::NEG_INFINITY, -alpha, 1),
                 };
                 self.undo();
-                // Depth 1 always completes so there is always a move.
                 if self.stopped && depth > 1 {
                     break;
                 }
-                scores.push((score, i));
                 if score > iter_best.0 {
                     iter_best = (score, cell);
                 }
@@ -490,10 +530,8 @@ impl Search {
             if self.stopped && depth > 1 {
                 break;
             }
-            best_score = iter_best.0;
-            best_move = iter_best.1;
+            (best_score, best_move) = iter_best;
             completed = depth;
-            // Search the best move first next time.
             if let Some(p) = order.iter().position(|&c| c == best_move) {
                 order[..=p].rotate_right(1);
             }
@@ -501,14 +539,7 @@ impl Search {
                 break;
             }
         }
-        self.info = SearchInfo {
-            depth: completed,
-            nodes: self.nodes,
-            score: best_score,
-            best: Some(rules.move_at(best_move as usize)),
-            elapsed: self.start.elapsed(),
-        };
-        self.info.best
+        (completed, best_score, best_move)
     }
 }
 

@@ -106,6 +106,7 @@ use rand::Rng as _;
 /// }
 /// assert_eq!(board.outcome(), Some(mnk::game::Outcome::Draw));
 /// ```
+#[derive(Debug)]
 pub struct Exact {
     solver: Solver,
 }

@@ -76,6 +76,18 @@ const MAX_K: usize = crate::game::MAX_SIDE as usize;
 /// bound. One solve may exceed it; 4×4×4 from empty needs a few thousand.
 const MAX_TABLE_ENTRIES: usize = 1 << 24;
 
+/// The settings and counts: the tables are too large to print usefully.
+impl fmt::Debug for Solver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solver")
+            .field("rules", &self.rules)
+            .field("limit", &self.limit)
+            .field("symmetric", &self.symmetric)
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Solver {
     /// The default limit on empty cells: 16, a 4×4 board from empty.
     ///
