@@ -1,6 +1,6 @@
 //! One engine session: the protocol's replies. It keeps the position as
-//! the manager set it ([`super::position`]), the time and memory settings,
-//! and the search player, and leaves the move choice to [`super::think`].
+//! the manager set it (`position.rs`), the time and memory settings, and
+//! the search player, and leaves the move choice to `think.rs`.
 
 use super::position::{Field, Position};
 use super::protocol::{self, BoardLine, Command};
@@ -37,11 +37,14 @@ pub struct Settings {
 /// Whether to keep reading commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
+    /// Read the next line.
     Continue,
+    /// `END` (or end of input): stop.
     Exit,
 }
 
 /// A Gomocup engine session. Feed it lines with [`Brain::handle`].
+#[derive(Debug)]
 pub struct Brain {
     pub(super) settings: Settings,
     pub(super) position: Option<Position>,
@@ -63,6 +66,7 @@ pub struct Brain {
 }
 
 impl Brain {
+    /// A session before `START`: no board yet.
     pub fn new(settings: Settings) -> Brain {
         let clock = TimeControl::new(settings.default_turn);
         let rng = Rng::seed_from_u64(settings.seed);

@@ -14,6 +14,7 @@ pub struct Greedy {
 }
 
 impl Greedy {
+    /// A greedy player on `weights`, named `greedy`.
     pub fn new(weights: Weights) -> Greedy {
         Greedy {
             eval: Evaluator::for_cell_scores(weights),

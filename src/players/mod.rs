@@ -37,8 +37,11 @@ pub type Rng = Xoshiro256PlusPlus;
 /// Why a player could not move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayerError {
+    /// The position is finished (or the board is full).
     #[error("the game is over: there is no move to make")]
     GameOver,
+    /// The position has more empty cells than the exact player's limit;
+    /// the text says how many and how to raise it.
     #[error("the exact player cannot solve this position: {0}")]
     TooLarge(String),
 }

@@ -68,10 +68,13 @@ impl Default for SearchLimits {
 pub struct SearchInfo {
     /// Deepest completed iteration.
     pub depth: u32,
+    /// Positions searched.
     pub nodes: u64,
     /// From the mover's view; ≥ `WIN − 10000` is a forced win.
     pub score: f64,
+    /// The move chosen; `None` when there was none to choose.
     pub best: Option<Move>,
+    /// Time the search took.
     pub elapsed: Duration,
 }
 
@@ -145,11 +148,13 @@ impl Search {
         }
     }
 
+    /// Sets the name shown in reports.
     pub fn named(mut self, name: impl Into<String>) -> Search {
         self.name = name.into();
         self
     }
 
+    /// The limits it searches to.
     pub fn limits(&self) -> &SearchLimits {
         &self.limits
     }

@@ -15,8 +15,11 @@ use std::fmt;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Value {
+    /// The side to move loses against perfect play.
     Loss,
+    /// Perfect play from both sides draws.
     Draw,
+    /// The side to move wins against any defence.
     Win,
 }
 
