@@ -8,6 +8,10 @@
 //! - [`Exact`]: a perfect player for boards small enough to solve.
 //! - [`RandomPlayer`]: uniform over legal moves.
 //!
+//! The search's table and the solver's share one vocabulary ([`Bound`],
+//! [`MATE_BOUND`], [`describe_score`]) from `tt.rs`, which also sizes
+//! tables to the memory available ([`check_tables`]).
+//!
 //! [`PlayerSpec`] parses the command-line form (`greedy:weights/gomoku.toml`,
 //! `search:depth=4,width=9,weights=…`) and builds players.
 

@@ -70,7 +70,10 @@ pub struct SearchInfo {
     pub depth: u32,
     /// Positions searched.
     pub nodes: u64,
-    /// From the mover's view; ≥ `WIN − 10000` is a forced win.
+    /// From the mover's view; at or above [`MATE_BOUND`] a forced win, at
+    /// or below its negation a forced loss ([`describe_score`] words it).
+    ///
+    /// [`describe_score`]: super::describe_score
     pub score: f64,
     /// The move chosen; `None` when there was none to choose.
     pub best: Option<Move>,
