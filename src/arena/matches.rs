@@ -25,10 +25,7 @@ use std::time::{Duration, Instant};
 pub fn derive_seed(base: u64, parts: &[u64]) -> u64 {
     let mut h = base ^ 0x6A09_E667_F3BC_C908;
     for &p in parts {
-        h = h.wrapping_add(p).wrapping_add(0x9E37_79B9_7F4A_7C15);
-        h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        h ^= h >> 31;
+        h = crate::game::splitmix64(h.wrapping_add(p)).1;
     }
     h
 }

@@ -15,8 +15,10 @@
 //! weights (re-declared for the board size and rule the manager sets).
 
 pub mod lines;
+mod position;
 pub mod protocol;
 pub mod session;
+mod think;
 pub mod timing;
 
 pub use session::{Brain, Flow, Settings};

@@ -59,6 +59,18 @@ struct Blank {
     counts: [[i32; 8]; 3],
 }
 
+/// The weights' game and the position's length: the arrays are too large
+/// to print usefully.
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Evaluator")
+            .field("game", &self.weights.game)
+            .field("moves", &self.history.len())
+            .field("track_counts", &self.track_counts)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Evaluator {
     /// An evaluator on the empty board of the weights' game.
     pub fn new(weights: Weights) -> Evaluator {

@@ -7,13 +7,14 @@ use crate::game::{Board, Move};
 
 /// Plays the empty cell with the highest score
 /// (`attack × attack value + defence × defence value`), ties at random.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Greedy {
     eval: Evaluator,
     name: String,
 }
 
 impl Greedy {
+    /// A greedy player on `weights`, named `greedy`.
     pub fn new(weights: Weights) -> Greedy {
         Greedy {
             eval: Evaluator::for_cell_scores(weights),

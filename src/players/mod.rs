@@ -8,6 +8,10 @@
 //! - [`Exact`]: a perfect player for boards small enough to solve.
 //! - [`RandomPlayer`]: uniform over legal moves.
 //!
+//! The search's table and the solver's share one vocabulary ([`Bound`],
+//! [`MATE_BOUND`], [`describe_score`]) from `tt.rs`, which also sizes
+//! tables to the memory available ([`check_tables`]).
+//!
 //! [`PlayerSpec`] parses the command-line form (`greedy:weights/gomoku.toml`,
 //! `search:depth=4,width=9,weights=…`) and builds players.
 
@@ -16,15 +20,17 @@ mod greedy;
 mod random;
 mod search;
 mod spec;
+mod tt;
 
 pub use exact::{Exact, Solver, SolverStats, Value};
 pub use greedy::Greedy;
 pub use random::RandomPlayer;
-pub use search::{
-    available_memory, check_tables, ensure_tables, table_bytes, Search, SearchInfo, SearchLimits,
-    TableError, CHECKED_TABLE_BYTES, TT_ENTRY_BYTES,
-};
+pub use search::{Search, SearchInfo, SearchLimits};
 pub use spec::{PlayerKind, PlayerSpec, SpecError, EXACT_LIMIT};
+pub use tt::{
+    available_memory, check_tables, describe_score, ensure_tables, table_bytes, Bound, TableError,
+    CHECKED_TABLE_BYTES, MATE_BOUND, TT_ENTRY_BYTES,
+};
 
 use crate::game::{Board, Move};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -35,14 +41,17 @@ pub type Rng = Xoshiro256PlusPlus;
 /// Why a player could not move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayerError {
+    /// The position is finished (or the board is full).
     #[error("the game is over: there is no move to make")]
     GameOver,
+    /// The position has more empty cells than the exact player's limit;
+    /// the text says how many and how to raise it.
     #[error("the exact player cannot solve this position: {0}")]
     TooLarge(String),
 }
 
 /// Anything that picks a move for the side to move.
-pub trait Player: Send {
+pub trait Player: Send + std::fmt::Debug {
     /// A short description for reports (the spec it was built from).
     fn name(&self) -> String;
 

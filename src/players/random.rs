@@ -5,7 +5,7 @@ use crate::game::{Board, Move};
 use rand::Rng as _;
 
 /// Plays a uniformly random legal move.
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RandomPlayer;
 
 impl Player for RandomPlayer {

@@ -15,14 +15,15 @@
 //!   so a cutoff is never reused as an exact value (the original program's
 //!   defect).
 
+use super::tt::{
+    available_memory, check_tables, from_tt, table_bytes, to_tt, Bound, Table, TableError,
+    CHECKED_TABLE_BYTES, MATE_BOUND, NO_MOVE,
+};
 use super::{Player, PlayerError, Rng};
 use crate::eval::{Evaluator, Shape, Weights, WIN};
 use crate::game::{Board, Color, Move, Outcome};
 use rand::Rng as _;
 use std::time::{Duration, Instant};
-
-/// Scores at or above this are forced wins.
-const MATE_BOUND: f64 = WIN - 10_000.0;
 
 /// When to stop searching.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,110 +51,6 @@ impl SearchLimits {
     pub const MAX_TT_BITS: u32 = 26;
 }
 
-/// Bytes of a transposition table of 2^`bits` entries.
-pub fn table_bytes(bits: u32) -> u128 {
-    (TT_ENTRY_BYTES as u128) << bits.min(100)
-}
-
-/// Tables at least this large are checked against the memory available
-/// before they are allocated (64 MiB, 2^22 entries and up).
-pub const CHECKED_TABLE_BYTES: u128 = 64 << 20;
-
-/// Why a table (or the tables of several players) could not be allocated.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum TableError {
-    #[error(
-        "{what} needs {} for transposition tables, more than half of the {} of memory \
-         available; use a smaller tt",
-        crate::util::Bytes(*.bytes as u64),
-        crate::util::Bytes(*.available)
-    )]
-    NoRoom {
-        what: String,
-        bytes: u128,
-        available: u64,
-    },
-    #[error(
-        "{what}: the system refused {} for transposition tables (a memory limit such as \
-         ulimit -v?); use a smaller tt",
-        crate::util::Bytes(*.bytes as u64)
-    )]
-    Refused { what: String, bytes: u128 },
-}
-
-/// The memory the system can still give without swapping: `MemAvailable`
-/// from `/proc/meminfo` on Linux; `None` elsewhere or when unreadable.
-pub fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line
-        .trim_start_matches("MemAvailable:")
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kb.saturating_mul(1024))
-}
-
-/// Checks that tables of 2^`bits` entries, one per item, may be allocated
-/// at once when `available` bytes are free: from [`CHECKED_TABLE_BYTES`]
-/// in all, they may take at most half of it (the rest is for everything
-/// else). `available` `None`: nothing known, nothing refused. `what` names
-/// the tables in the error (`tt=24`).
-///
-/// ```
-/// use mnk::players::check_tables;
-/// assert!(check_tables("tt=16", &[16, 16], Some(1 << 30)).is_ok());
-/// // 2^26 entries take 1.5 GiB: refused with 2 GiB available.
-/// let e = check_tables("tt=26", &[26], Some(2 << 30)).unwrap_err();
-/// assert!(e.to_string().contains("tt=26 needs 1.50 GiB"));
-/// ```
-pub fn check_tables(what: &str, bits: &[u32], available: Option<u64>) -> Result<(), TableError> {
-    let bytes: u128 = bits.iter().map(|&b| table_bytes(b)).sum();
-    match available {
-        Some(available) if bytes >= CHECKED_TABLE_BYTES && bytes > available as u128 / 2 => {
-            Err(TableError::NoRoom {
-                what: what.into(),
-                bytes,
-                available,
-            })
-        }
-        _ => Ok(()),
-    }
-}
-
-/// [`check_tables`] against [`available_memory`], then asks the system
-/// for the address space of all the tables together (without touching
-/// it, so nothing is used): under a limit such as `ulimit -v` that request
-/// fails up front rather than the allocation of a later table.
-pub fn ensure_tables(what: &str, bits: &[u32]) -> Result<(), TableError> {
-    let bytes: u128 = bits.iter().map(|&b| table_bytes(b)).sum();
-    if bytes < CHECKED_TABLE_BYTES {
-        return Ok(());
-    }
-    check_tables(what, bits, available_memory())?;
-    let refused = || TableError::Refused {
-        what: what.into(),
-        bytes,
-    };
-    let n = usize::try_from(bytes).map_err(|_| refused())?;
-    Vec::<u8>::new().try_reserve_exact(n).map_err(|_| refused())
-}
-
-/// A zeroed table of 2^`bits` entries, or an error if the system refuses
-/// the memory (rather than the abort of a failed allocation).
-fn try_table(bits: u32) -> Result<Vec<Entry>, TableError> {
-    let n = 1usize << bits;
-    let mut tt = Vec::new();
-    tt.try_reserve_exact(n).map_err(|_| TableError::Refused {
-        what: format!("tt={bits}"),
-        bytes: table_bytes(bits),
-    })?;
-    tt.resize(n, Entry::default());
-    Ok(tt)
-}
-
 impl Default for SearchLimits {
     fn default() -> Self {
         SearchLimits {
@@ -171,26 +68,18 @@ impl Default for SearchLimits {
 pub struct SearchInfo {
     /// Deepest completed iteration.
     pub depth: u32,
+    /// Positions searched.
     pub nodes: u64,
-    /// From the mover's view; ≥ `WIN − 10000` is a forced win.
+    /// From the mover's view; at or above [`MATE_BOUND`] a forced win, at
+    /// or below its negation a forced loss ([`describe_score`] words it).
+    ///
+    /// [`describe_score`]: super::describe_score
     pub score: f64,
+    /// The move chosen; `None` when there was none to choose.
     pub best: Option<Move>,
+    /// Time the search took.
     pub elapsed: Duration,
 }
-
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    score: f64,
-    best: u16,
-    depth: u8,
-    flag: u8,
-}
-
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
-const NO_MOVE: u16 = u16::MAX;
 
 /// Negamax alpha-beta player.
 #[derive(Clone)]
@@ -198,7 +87,7 @@ pub struct Search {
     eval: Evaluator,
     board: Board,
     limits: SearchLimits,
-    tt: Vec<Entry>,
+    tt: Table,
     name: String,
     nodes: u64,
     start: Instant,
@@ -212,12 +101,25 @@ pub struct Search {
     centre_out: Vec<u16>,
 }
 
+/// The name, limits, table and last result: the search's buffers and
+/// board are working state.
+impl std::fmt::Debug for Search {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Search")
+            .field("name", &self.name)
+            .field("limits", &self.limits)
+            .field("tt", &self.tt)
+            .field("info", &self.info)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Search {
     /// A search player; `limits.tt_bits` is clamped to the allowed range.
     /// For tables that may not fit in memory use [`Search::try_new`].
     pub fn new(weights: Weights, limits: SearchLimits) -> Search {
         let bits = clamp_bits(limits.tt_bits);
-        Search::with_table(weights, limits, vec![Entry::default(); 1 << bits])
+        Search::with_table(weights, limits, Table::new(bits))
     }
 
     /// A search player whose table is checked against the memory available
@@ -228,11 +130,11 @@ impl Search {
         if table_bytes(bits) >= CHECKED_TABLE_BYTES {
             check_tables(&format!("tt={bits}"), &[bits], available_memory())?;
         }
-        let tt = try_table(bits)?;
+        let tt = Table::try_new(bits)?;
         Ok(Search::with_table(weights, limits, tt))
     }
 
-    fn with_table(weights: Weights, limits: SearchLimits, tt: Vec<Entry>) -> Search {
+    fn with_table(weights: Weights, limits: SearchLimits, tt: Table) -> Search {
         let rules = weights.game;
         Search {
             eval: Evaluator::new(weights),
@@ -249,11 +151,13 @@ impl Search {
         }
     }
 
+    /// Sets the name shown in reports.
     pub fn named(mut self, name: impl Into<String>) -> Search {
         self.name = name.into();
         self
     }
 
+    /// The limits it searches to.
     pub fn limits(&self) -> &SearchLimits {
         &self.limits
     }
@@ -262,7 +166,7 @@ impl Search {
     pub fn set_limits(&mut self, limits: SearchLimits) {
         let bits = clamp_bits(limits.tt_bits);
         if self.tt.len() != 1 << bits {
-            self.tt = vec![Entry::default(); 1 << bits];
+            self.tt = Table::new(bits);
         }
         self.limits = limits;
     }
@@ -272,9 +176,10 @@ impl Search {
         &self.info
     }
 
-    /// Empties the transposition table.
+    /// Empties the transposition table (by starting a new generation of
+    /// entries, so the table is not rewritten).
     pub fn clear(&mut self) {
-        self.tt.fill(Entry::default());
+        self.tt.clear();
     }
 
     fn sync(&mut self, board: &Board) {
@@ -415,17 +320,15 @@ impl Search {
             return v;
         }
         let key = self.board.hash();
-        let slot = (key as usize) & (self.tt.len() - 1);
-        let e = self.tt[slot];
         let mut tt_move = NO_MOVE;
-        if e.key == key && e.flag != 0 {
+        if let Some(e) = self.tt.probe(key) {
             tt_move = e.best;
             if e.depth as u32 >= depth {
                 let s = from_tt(e.score, ply);
-                match e.flag {
-                    EXACT => return s,
-                    LOWER if s >= beta => return s,
-                    UPPER if s <= alpha => return s,
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
                     _ => {}
                 }
             }
@@ -476,20 +379,16 @@ impl Search {
             return 0.0;
         }
         if !self.stopped {
-            let flag = if best <= alpha0 {
-                UPPER
+            let bound = if best <= alpha0 {
+                Bound::Upper
             } else if best >= beta {
-                LOWER
+                Bound::Lower
             } else {
-                EXACT
+                Bound::Exact
             };
-            self.tt[slot] = Entry {
-                key,
-                score: to_tt(best, ply),
-                best: best_move,
-                depth: depth.min(255) as u8,
-                flag,
-            };
+            let depth = depth.min(255) as u8;
+            self.tt
+                .store(key, to_tt(best, ply), best_move, depth, bound);
         }
         best
     }
@@ -552,55 +451,82 @@ impl Search {
         self.start = Instant::now();
         self.nodes = 0;
         self.stopped = false;
-        let mover = self.board.to_move();
         let rules = *self.board.rules();
-        let mut root = Vec::new();
-        // A win now, else a forced block: no search needed.
-        self.win_cells(mover, &mut root, 1);
-        if let Some(&(_, c)) = root.first() {
+        // A win now: no search needed.
+        if let Some(cell) = self.winning_move() {
             self.info = SearchInfo {
                 depth: 1,
                 nodes: 1,
                 score: WIN - 1.0,
-                best: Some(rules.move_at(c as usize)),
+                best: Some(rules.move_at(cell as usize)),
                 elapsed: self.start.elapsed(),
             };
             return self.info.best;
         }
+        let mut order = self.order_root(rng)?;
+        let (depth, score, best) = self.iterate(&mut order);
+        self.info = SearchInfo {
+            depth,
+            nodes: self.nodes,
+            score,
+            best: Some(rules.move_at(best as usize)),
+            elapsed: self.start.elapsed(),
+        };
+        self.info.best
+    }
+
+    /// A cell where the side to move completes k now, if there is one.
+    fn winning_move(&self) -> Option<u16> {
+        let mut cells = Vec::new();
+        self.win_cells(self.board.to_move(), &mut cells, 1);
+        cells.first().map(|&(_, c)| c)
+    }
+
+    /// The root moves in the order the first iteration searches them: the
+    /// candidates by static score, equal scores in a seeded shuffle; or,
+    /// when the opponent threatens to complete k, every cell that blocks it
+    /// (the shuffle still draws from `rng`, so the stream does not depend on
+    /// the threat). `None` when there is no candidate.
+    fn order_root(&mut self, rng: &mut Rng) -> Option<Vec<u16>> {
+        let mover = self.board.to_move();
+        let mut root = Vec::new();
         self.candidates(mover, &mut root);
         if root.is_empty() {
             return None;
         }
-        // Seeded tie-breaking: shuffle equal static scores.
         let mut keyed: Vec<(f64, u64, u16)> =
             root.iter().map(|&(s, c)| (s, rng.gen(), c)).collect();
         keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mut order: Vec<u16> = keyed.iter().map(|k| k.2).collect();
         let opp = mover.opponent();
         if self.eval.can_win_now(opp) {
             let mut blocks = Vec::new();
             self.win_cells(opp, &mut blocks, usize::MAX);
-            order = blocks.iter().map(|b| b.1).collect();
+            return Some(blocks.iter().map(|b| b.1).collect());
         }
+        Some(keyed.iter().map(|k| k.2).collect())
+    }
+
+    /// Iterative deepening over the root moves `order` (not empty), best
+    /// move of each iteration first in the next. Returns the deepest
+    /// completed depth with its score and move; depth 1 always completes,
+    /// so there is always a move.
+    fn iterate(&mut self, order: &mut [u16]) -> (u32, f64, u16) {
         let mut best_move = order[0];
         let mut best_score = f64::NEG_INFINITY;
         let mut completed = 0;
         for depth in 1..=self.limits.depth.max(1) {
             let mut alpha = f64::NEG_INFINITY;
             let mut iter_best = (f64::NEG_INFINITY, order[0]);
-            let mut scores = Vec::with_capacity(order.len());
-            for (i, &cell) in order.iter().enumerate() {
+            for &cell in order.iter() {
                 let score = match self.play(cell) {
                     Some(Outcome::Win(_)) => WIN - 1.0,
                     Some(Outcome::Draw) => 0.0,
                     None => -self.negamax(depth - 1, f64::NEG_INFINITY, -alpha, 1),
                 };
                 self.undo();
-                // Depth 1 always completes so there is always a move.
                 if self.stopped && depth > 1 {
                     break;
                 }
-                scores.push((score, i));
                 if score > iter_best.0 {
                     iter_best = (score, cell);
                 }
@@ -612,10 +538,8 @@ impl Search {
             if self.stopped && depth > 1 {
                 break;
             }
-            best_score = iter_best.0;
-            best_move = iter_best.1;
+            (best_score, best_move) = iter_best;
             completed = depth;
-            // Search the best move first next time.
             if let Some(p) = order.iter().position(|&c| c == best_move) {
                 order[..=p].rotate_right(1);
             }
@@ -623,14 +547,7 @@ impl Search {
                 break;
             }
         }
-        self.info = SearchInfo {
-            depth: completed,
-            nodes: self.nodes,
-            score: best_score,
-            best: Some(rules.move_at(best_move as usize)),
-            elapsed: self.start.elapsed(),
-        };
-        self.info.best
+        (completed, best_score, best_move)
     }
 }
 
@@ -651,29 +568,6 @@ fn centre_out(rules: &crate::game::Rules) -> Vec<u16> {
 
 fn clamp_bits(bits: u32) -> u32 {
     bits.clamp(SearchLimits::MIN_TT_BITS, SearchLimits::MAX_TT_BITS)
-}
-
-/// Bytes per transposition-table entry, for sizing tables to a memory budget.
-pub const TT_ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
-
-fn to_tt(score: f64, ply: u32) -> f64 {
-    if score >= MATE_BOUND {
-        score + ply as f64
-    } else if score <= -MATE_BOUND {
-        score - ply as f64
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: f64, ply: u32) -> f64 {
-    if score >= MATE_BOUND {
-        score - ply as f64
-    } else if score <= -MATE_BOUND {
-        score + ply as f64
-    } else {
-        score
-    }
 }
 
 impl Player for Search {

@@ -16,7 +16,9 @@
 //! assert!("search:depth=x".parse::<PlayerSpec>().is_err());
 //! ```
 
-use super::{table_bytes, Exact, Greedy, Player, RandomPlayer, Search, SearchLimits, TableError};
+use super::{
+    table_bytes, Exact, Greedy, Player, RandomPlayer, Search, SearchLimits, Solver, TableError,
+};
 use crate::eval::{Weights, WeightsError};
 use crate::game::Rules;
 use std::fmt;
@@ -30,38 +32,65 @@ pub enum SpecError {
     #[error(
         "player spec {spec:?}: unknown player {kind:?}: expected greedy, search, exact or random"
     )]
-    UnknownKind { spec: String, kind: String },
-    #[error("player spec {spec:?}: unknown option {key:?} for {kind}: expected one of {expected}")]
-    UnknownKey {
+    /// The part before `:` is no player.
+    UnknownKind {
+        /// The whole spec.
         spec: String,
+        /// The player name given.
         kind: String,
+    },
+    #[error("player spec {spec:?}: unknown option {key:?} for {kind}: expected one of {expected}")]
+    /// An option the player does not have.
+    UnknownKey {
+        /// The whole spec.
+        spec: String,
+        /// The player.
+        kind: String,
+        /// The option given.
         key: String,
+        /// The options the player has.
         expected: String,
     },
     #[error("player spec {spec:?}: {key}={value:?}: expected {expected}")]
+    /// An option's value does not parse or is out of range.
     BadValue {
+        /// The whole spec.
         spec: String,
+        /// The option.
         key: String,
+        /// The value given.
         value: String,
+        /// What the option takes.
         expected: String,
     },
     #[error("player spec {spec:?}: {source}")]
+    /// The weights file could not be loaded.
     Weights {
+        /// The whole spec.
         spec: String,
+        /// Why.
         #[source]
         source: WeightsError,
     },
     #[error("player spec {spec:?}: {source}")]
+    /// The transposition table does not fit in memory.
     Table {
+        /// The whole spec.
         spec: String,
+        /// Why.
         #[source]
         source: TableError,
     },
     #[error("player spec {spec:?}: the exact player cannot solve {rules} ({cells} cells, limit {limit}); raise it with exact:limit=N if you have the time")]
+    /// The exact player cannot solve the game from empty.
     TooLarge {
+        /// The whole spec.
         spec: String,
+        /// The game.
         rules: Rules,
+        /// Its cells.
         cells: usize,
+        /// The player's limit of empty cells.
         limit: usize,
     },
 }
@@ -69,15 +98,23 @@ pub enum SpecError {
 /// Which algorithm a spec names.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerKind {
+    /// [`Greedy`]: the best cell by static score.
     Greedy,
+    /// [`Search`] with these limits.
     Search(SearchLimits),
-    Exact { limit: usize },
+    /// [`Exact`]: perfect play.
+    Exact {
+        /// The most empty cells it solves.
+        limit: usize,
+    },
+    /// [`RandomPlayer`]: any legal move.
     Random,
 }
 
 /// A parsed player spec.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayerSpec {
+    /// The player and its options.
     pub kind: PlayerKind,
     /// Weights file; `None` means the shipped weights for the game.
     pub weights: Option<PathBuf>,
@@ -85,10 +122,12 @@ pub struct PlayerSpec {
     pub any_game: bool,
 }
 
-/// The default limit of empty cells for the exact player.
-pub const EXACT_LIMIT: usize = 16;
+/// The default limit of empty cells for the exact player: the solver's
+/// own default, [`Solver::DEFAULT_LIMIT`].
+pub const EXACT_LIMIT: usize = Solver::DEFAULT_LIMIT;
 
 impl PlayerSpec {
+    /// The greedy player on the shipped weights.
     pub fn greedy() -> PlayerSpec {
         PlayerSpec {
             kind: PlayerKind::Greedy,

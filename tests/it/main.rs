@@ -17,6 +17,7 @@ mod play;
 mod players;
 mod records;
 mod replay;
+mod search_generations;
 mod solver;
 mod stats;
 mod tidy;

@@ -1,147 +1,12 @@
-//! The exact player: perfect play by solving the game tree to the end.
-//!
-//! It is the yardstick of the brief's third use: a trained evaluator can be
-//! checked against a player that never errs, on boards small enough to
-//! solve (tic-tac-toe, 4×4, small rectangles, or the last moves of any game).
-//!
-//! - [`Value`] is a game-theoretic result, always from the view of the side
-//!   to move: [`Value::Loss`] < [`Value::Draw`] < [`Value::Win`].
-//! - [`Solver`] computes it with full-depth negamax and alpha-beta over the
-//!   three values, plus a transposition table. It refuses positions with
-//!   more empty cells than its limit ([`Solver::DEFAULT_LIMIT`] = 16).
-//! - [`Exact`] is the [`Player`]: it plays uniformly at random (with the
-//!   generator it is given) among the optimal moves.
-//! - [`Solver::minimax_value`] is plain minimax (no pruning, no table): slow,
-//!   the oracle the tests compare the solver against.
-//!
-//! # The bound convention
-//!
-//! A search with window `(alpha, beta)` returns a value `v` (fail-soft) that
-//! is only exact when `alpha < v < beta`:
-//!
-//! - `v <= alpha`: the true value is **at most** `v` (an *upper* bound);
-//! - `v >= beta`: the true value is **at least** `v` (a *lower* bound).
-//!
-//! The table stores each result with that flag, so a cutoff is never reused
-//! as an exact value (the defect of the original C++ program). Because
-//! `Loss` and `Win` are the extremes, an upper bound of `Loss` and a lower
-//! bound of `Win` are stored as exact. A stored bound only ends a later
-//! search when it already decides that search's window; otherwise it narrows
-//! the window.
-//!
-//! # The table key
-//!
-//! The table is keyed by a Zobrist hash of the stones (the solver's own keys)
-//! with the side to move mixed in, so set-up positions that do not alternate
-//! are still told apart. By default the key is **canonical**: the smallest of
-//! the hashes of the position under every symmetry of the board (8 on a
-//! square board, 4 on a rectangle), kept up to date incrementally (one XOR per
-//! symmetry per move) rather than by [`Board::canonical_hash`], which costs
-//! O(cells) per call (about 0.5 µs on 4×4, more than a whole node of the
-//! search). Measured on 4×4×4 from empty (release build): canonical keys
-//! search 13k nodes in about 2 ms, the plain hash 72k nodes in about 7 ms;
-//! on 5×5×4, 4.5 s against 78 s. See
-//! [`Solver::with_symmetry`] to switch it off.
-//!
-//! # Pruning that is exact
-//!
-//! Before branching, every node checks facts that hold in every line of
-//! play, so they never change a value (the first before the table look-up,
-//! the others after it):
-//!
-//! - if neither side has a *live* window it can still fill (k cells in a
-//!   line with no stone of the other side, lacking no more stones than that
-//!   side has moves left), no one can ever win: a draw;
-//! - if the side to move can complete a win now: a win;
-//! - if the opponent can complete a win on two cells: a loss (one block is
-//!   not enough); on one cell: that block is the only move searched.
-//!
-//! Moves are then tried in a fixed order: cells on the most lines first,
-//! then nearest the centre.
-//!
-//! ```
-//! use mnk::game::{Board, Rules};
-//! use mnk::players::{Solver, Value};
-//!
-//! let mut solver = Solver::new(Rules::TICTACTOE);
-//! let board = Board::new(Rules::TICTACTOE);
-//! assert_eq!(solver.value(&board).unwrap(), Value::Draw);
-//! // Every first move of tic-tac-toe keeps the draw.
-//! assert_eq!(solver.optimal_moves(&board).unwrap().len(), 9);
-//!
-//! // 4×4 with 3 in a row is a first-player win.
-//! let rules = "4x4x3".parse().unwrap();
-//! assert_eq!(Solver::new(rules).value(&Board::new(rules)).unwrap(), Value::Win);
-//! ```
+//! [`Solver`]: full-depth negamax with alpha-beta over [`Value`], and the
+//! [`SolverStats`] it gathers. The bound convention and the exact pruning
+//! are described in the [module documentation](super).
 
-use super::{Player, PlayerError, Rng};
-use crate::game::{Board, Color, Move, Outcome, Rules, Symmetry};
-use rand::Rng as _;
-use std::collections::HashMap;
+use super::tables::{SolverTables, Table};
+use super::value::Value;
+use crate::game::{Board, Color, Move, Outcome, Rules};
+use crate::players::{Bound, PlayerError};
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A game-theoretic value from the side to move's view.
-///
-/// Ordered `Loss < Draw < Win`.
-///
-/// ```
-/// use mnk::players::Value;
-/// assert!(Value::Loss < Value::Draw && Value::Draw < Value::Win);
-/// assert_eq!(Value::Win.negate(), Value::Loss);
-/// assert_eq!(Value::Draw.to_string(), "draw");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Value {
-    Loss,
-    Draw,
-    Win,
-}
-
-impl Value {
-    /// The same result seen from the other side.
-    #[inline]
-    pub fn negate(self) -> Value {
-        match self {
-            Value::Loss => Value::Win,
-            Value::Draw => Value::Draw,
-            Value::Win => Value::Loss,
-        }
-    }
-
-    /// The value of a finished game for `side`.
-    pub fn of_outcome(outcome: Outcome, side: Color) -> Value {
-        match outcome {
-            Outcome::Draw => Value::Draw,
-            Outcome::Win(c) if c == side => Value::Win,
-            Outcome::Win(_) => Value::Loss,
-        }
-    }
-
-    #[inline]
-    fn to_i8(self) -> i8 {
-        self as i8 - 1
-    }
-
-    #[inline]
-    fn from_i8(v: i8) -> Value {
-        match v {
-            i8::MIN..=-1 => Value::Loss,
-            0 => Value::Draw,
-            _ => Value::Win,
-        }
-    }
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Value::Loss => "loss",
-            Value::Draw => "draw",
-            Value::Win => "win",
-        })
-    }
-}
 
 /// Counts gathered while solving, since the solver was made or cleared.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -161,135 +26,6 @@ impl fmt::Display for SolverStats {
             "{} nodes, {} table entries, {} table hits",
             self.nodes, self.entries, self.hits
         )
-    }
-}
-
-// Table entries: the value (−1, 0, 1 stored as 0, 1, 2) in the low two bits
-// and the bound flag above them.
-const EXACT: u8 = 0;
-const LOWER: u8 = 4;
-const UPPER: u8 = 8;
-
-/// A hasher for keys that are already random 64-bit Zobrist hashes: one
-/// multiply spreads every key bit into the high bits that `HashMap` uses for
-/// its tags (a minimum over symmetries leaves the top bits of the key biased
-/// towards zero).
-#[derive(Default)]
-struct ZobristHasher(u64);
-
-impl Hasher for ZobristHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, k: u64) {
-        self.0 = (k ^ (k >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-type Table = HashMap<u64, u8, BuildHasherDefault<ZobristHasher>>;
-
-/// What the solver precomputes for one set of rules.
-struct Geometry {
-    /// Number of symmetries used in the key (1 when symmetry is off).
-    nsym: usize,
-    /// `keys[(colour * cells + cell) * nsym + s]`: the key of a stone of
-    /// `colour` on `cell` once the board is mapped by symmetry `s`.
-    keys: Vec<u64>,
-    /// Mixed into the key when white is to move.
-    side_key: u64,
-    /// The windows (k cells in a line) through each cell: indices into the
-    /// window list, flattened, `cell_windows[start[c]..start[c + 1]]`.
-    cell_windows: Vec<u32>,
-    start: Vec<usize>,
-    windows: usize,
-    /// Every cell, in the order moves are tried.
-    order: Vec<u16>,
-}
-
-impl Geometry {
-    fn new(rules: &Rules, symmetric: bool) -> Geometry {
-        let cells = rules.cells();
-        let (w, h, k) = (rules.width as i32, rules.height as i32, rules.k as i32);
-        let syms: &[Symmetry] = if symmetric {
-            Symmetry::of(rules)
-        } else {
-            &[Symmetry::Identity]
-        };
-        let nsym = syms.len();
-        // The solver's own Zobrist keys, from a fixed SplitMix64 stream.
-        let mut state = 0x05EE_D0FE_8AC7_u64;
-        let mut next = || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
-        let base: Vec<u64> = (0..2 * cells).map(|_| next()).collect();
-        let side_key = next();
-        let mut keys = vec![0; 2 * cells * nsym];
-        for c in 0..2 {
-            for i in 0..cells {
-                for (s, sym) in syms.iter().enumerate() {
-                    let j = rules.index(sym.apply(rules, rules.move_at(i)));
-                    keys[(c * cells + i) * nsym + s] = base[c * cells + j];
-                }
-            }
-        }
-        // Windows.
-        let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); cells];
-        let mut windows = 0u32;
-        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-            for y in 0..h {
-                for x in 0..w {
-                    let (ex, ey) = (x + dx * (k - 1), y + dy * (k - 1));
-                    if ex < 0 || ex >= w || ey < 0 || ey >= h {
-                        continue;
-                    }
-                    for t in 0..k {
-                        per_cell[((y + dy * t) * w + x + dx * t) as usize].push(windows);
-                    }
-                    windows += 1;
-                }
-            }
-        }
-        let mut start = Vec::with_capacity(cells + 1);
-        let mut cell_windows = Vec::new();
-        for list in &per_cell {
-            start.push(cell_windows.len());
-            cell_windows.extend_from_slice(list);
-        }
-        start.push(cell_windows.len());
-        // Move order: most lines through the cell, then nearest the centre
-        // (doubled coordinates keep it exact on even sides), then index.
-        let mut order: Vec<u16> = (0..cells as u16).collect();
-        order.sort_by_key(|&i| {
-            let m = rules.move_at(i as usize);
-            let dx = (2 * m.x as i32 - (w - 1)).abs();
-            let dy = (2 * m.y as i32 - (h - 1)).abs();
-            (
-                std::cmp::Reverse(per_cell[i as usize].len()),
-                dx * dx + dy * dy,
-                i,
-            )
-        });
-        Geometry {
-            nsym,
-            keys,
-            side_key,
-            cell_windows,
-            start,
-            windows: windows as usize,
-            order,
-        }
     }
 }
 
@@ -318,11 +54,10 @@ pub struct Solver {
     rules: Rules,
     limit: usize,
     symmetric: bool,
-    geo: Geometry,
+    tables: SolverTables,
     table: Table,
     nodes: u64,
     hits: u64,
-    // Search state.
     board: Board,
     /// The cells empty at the root, in search order.
     order: Vec<u16>,
@@ -340,6 +75,18 @@ const MAX_K: usize = crate::game::MAX_SIDE as usize;
 /// the next solve, so a player kept across many games cannot grow without
 /// bound. One solve may exceed it; 4×4×4 from empty needs a few thousand.
 const MAX_TABLE_ENTRIES: usize = 1 << 24;
+
+/// The settings and counts: the tables are too large to print usefully.
+impl fmt::Debug for Solver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solver")
+            .field("rules", &self.rules)
+            .field("limit", &self.limit)
+            .field("symmetric", &self.symmetric)
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}
 
 impl Solver {
     /// The default limit on empty cells: 16, a 4×4 board from empty.
@@ -366,7 +113,7 @@ impl Solver {
             rules,
             limit: max_empty_cells,
             symmetric: true,
-            geo: Geometry::new(&rules, true),
+            tables: SolverTables::new(&rules, true),
             table: Table::default(),
             nodes: 0,
             hits: 0,
@@ -382,7 +129,7 @@ impl Solver {
     /// changes speed and table size. Empties the table.
     pub fn with_symmetry(mut self, on: bool) -> Solver {
         self.symmetric = on;
-        self.geo = Geometry::new(&self.rules, on);
+        self.tables = SolverTables::new(&self.rules, on);
         self.clear();
         self
     }
@@ -525,7 +272,7 @@ impl Solver {
         }
         if *board.rules() != self.rules {
             self.rules = *board.rules();
-            self.geo = Geometry::new(&self.rules, self.symmetric);
+            self.tables = SolverTables::new(&self.rules, self.symmetric);
             self.clear();
         }
         if self.table.len() > MAX_TABLE_ENTRIES {
@@ -535,17 +282,17 @@ impl Solver {
         let cells = self.board.cells();
         self.order.clear();
         self.order.extend(
-            self.geo
+            self.tables
                 .order
                 .iter()
                 .copied()
                 .filter(|&i| cells[i as usize] == 0),
         );
         self.counts.clear();
-        self.counts.resize(self.geo.windows, [0, 0]);
+        self.counts.resize(self.tables.windows, [0, 0]);
         for (i, &c) in cells.iter().enumerate() {
             if c != 0 {
-                for &w in &self.geo.cell_windows[self.geo.start[i]..self.geo.start[i + 1]] {
+                for &w in self.tables.windows_at(i) {
                     self.counts[w as usize][c as usize - 1] += 1;
                 }
             }
@@ -565,13 +312,13 @@ impl Solver {
     /// The hashes of the loaded position under each symmetry.
     fn root_hashes(&self) -> [u64; 8] {
         let mut hs = [0u64; 8];
-        let n = self.geo.nsym;
+        let n = self.tables.nsym;
         let cells = self.board.cells();
         for (i, &c) in cells.iter().enumerate() {
             if c != 0 {
                 let base = ((c as usize - 1) * cells.len() + i) * n;
                 for (s, h) in hs[..n].iter_mut().enumerate() {
-                    *h ^= self.geo.keys[base + s];
+                    *h ^= self.tables.keys[base + s];
                 }
             }
         }
@@ -594,10 +341,10 @@ impl Solver {
     #[inline]
     fn play(&mut self, i: usize, c: usize, hs: &mut [u64; 8]) -> Option<Outcome> {
         let outcome = self.board.play_unchecked(self.rules.move_at(i));
-        let n = self.geo.nsym;
+        let n = self.tables.nsym;
         let base = (c * self.rules.cells() + i) * n;
         for (s, h) in hs[..n].iter_mut().enumerate() {
-            *h ^= self.geo.keys[base + s];
+            *h ^= self.tables.keys[base + s];
         }
         self.count(i, c, true);
         outcome
@@ -614,7 +361,7 @@ impl Solver {
     #[inline]
     fn count(&mut self, i: usize, c: usize, add: bool) {
         let k = self.rules.k;
-        for &w in &self.geo.cell_windows[self.geo.start[i]..self.geo.start[i + 1]] {
+        for &w in self.tables.windows_at(i) {
             let cnt = &mut self.counts[w as usize];
             let (own, other) = (cnt[c], cnt[1 - c]);
             if add {
@@ -661,19 +408,19 @@ impl Solver {
         if !self.can_win(me.index(), empty.div_ceil(2)) && !self.can_win(opp.index(), empty / 2) {
             return 0;
         }
-        let n = self.geo.nsym;
+        let n = self.tables.nsym;
         let mut key = hs[..n].iter().copied().min().unwrap_or(0);
         if me == Color::White {
-            key ^= self.geo.side_key;
+            key ^= self.tables.side_key;
         }
         let (alpha0, beta0) = (alpha, beta);
         if let Some(&e) = self.table.get(&key) {
             self.hits += 1;
             let v = (e & 3) as i8 - 1;
-            match e & !3 {
-                EXACT => return v,
-                LOWER => alpha = alpha.max(v),
-                _ => beta = beta.min(v),
+            match Bound::from_u8(e >> 2) {
+                Bound::Exact => return v,
+                Bound::Lower => alpha = alpha.max(v),
+                Bound::Upper => beta = beta.min(v),
             }
             if alpha >= beta {
                 return v;
@@ -744,80 +491,15 @@ impl Solver {
             }
         }
 
-        let flag = if best <= alpha0 && best > -1 {
-            UPPER
+        let bound = if best <= alpha0 && best > -1 {
+            Bound::Upper
         } else if best >= beta0 && best < 1 {
-            LOWER
+            Bound::Lower
         } else {
-            EXACT
+            Bound::Exact
         };
-        self.table.insert(key, flag | (best + 1) as u8);
+        self.table
+            .insert(key, (bound as u8) << 2 | (best + 1) as u8);
         best
-    }
-}
-
-/// The perfect player: plays uniformly at random among
-/// [`Solver::optimal_moves`], using the generator it is given.
-///
-/// It keeps its solver's table across moves and games of the same rules,
-/// so after the first solve from empty the rest of a game costs little.
-///
-/// ```
-/// use mnk::game::{Board, Rules};
-/// use mnk::players::{Exact, Player, Rng};
-/// use rand::SeedableRng;
-///
-/// let mut board = Board::new(Rules::TICTACTOE);
-/// let mut players = [Exact::new(Rules::TICTACTOE), Exact::new(Rules::TICTACTOE)];
-/// let mut rng = Rng::seed_from_u64(7);
-/// while !board.is_over() {
-///     let side = board.ply() % 2;
-///     let m = players[side].choose(&board, &mut rng).unwrap();
-///     board.play(m).unwrap();
-/// }
-/// assert_eq!(board.outcome(), Some(mnk::game::Outcome::Draw));
-/// ```
-pub struct Exact {
-    solver: Solver,
-}
-
-impl Exact {
-    /// A perfect player with the default limit of
-    /// [`Solver::DEFAULT_LIMIT`] empty cells.
-    pub fn new(rules: Rules) -> Exact {
-        Exact {
-            solver: Solver::new(rules),
-        }
-    }
-
-    /// A perfect player that refuses positions with more than
-    /// `max_empty_cells` empty cells.
-    pub fn with_limit(rules: Rules, max_empty_cells: usize) -> Exact {
-        Exact {
-            solver: Solver::with_limit(rules, max_empty_cells),
-        }
-    }
-
-    /// The solver, for its statistics or values.
-    pub fn solver(&mut self) -> &mut Solver {
-        &mut self.solver
-    }
-}
-
-impl Player for Exact {
-    fn name(&self) -> String {
-        "exact".into()
-    }
-
-    fn choose(&mut self, board: &Board, rng: &mut Rng) -> Result<Move, PlayerError> {
-        if board.is_over() {
-            return Err(PlayerError::GameOver);
-        }
-        let moves = self.solver.optimal_moves(board)?;
-        match moves.len() {
-            0 => Err(PlayerError::GameOver),
-            1 => Ok(moves[0]),
-            n => Ok(moves[rng.gen_range(0..n)]),
-        }
     }
 }
