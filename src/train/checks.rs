@@ -34,10 +34,10 @@
 //! stream, not the training streams. The result is W/D/L, the score and
 //! the pentanomial Elo with its 95% error bar.
 
-use super::config::TrainedPlayer;
-use super::round::stream;
+use super::player::TrainedPlayer;
+use super::seeds::stream;
 use super::TrainError;
-use crate::arena::{derive_seed, game_rng, run_match, stats::PairedTally, Opening};
+use crate::arena::{derive_seed, game_rng, stats::PairedTally, Opening};
 use crate::eval::{Evaluator, Weights};
 use crate::game::{Board, Color, Outcome, Rules};
 use crate::players::{Player, Search, Solver};
@@ -316,17 +316,8 @@ pub fn match_check(
 ) -> Result<Vec<RefCheck>, TrainError> {
     let mut out = Vec::new();
     for &(name, reference) in references {
-        let make_a = || -> Box<dyn Player> { player.build(weights.clone()) };
-        let make_b = || -> Box<dyn Player> { player.build(reference.clone()) };
-        let report = run_match(
-            weights.game,
-            openings,
-            0,
-            &make_a,
-            &make_b,
-            derive_seed(seed, &[stream::CHECK_GAMES]),
-            false,
-        )?;
+        let seed = derive_seed(seed, &[stream::CHECK_GAMES]);
+        let report = player.head_to_head(weights.game, weights, reference, openings, 0, seed)?;
         out.push(RefCheck {
             reference: name.to_string(),
             tally: report.tally,

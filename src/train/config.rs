@@ -4,10 +4,10 @@
 use super::TrainError;
 use crate::arena::stats::SprtParams;
 use crate::arena::OpeningStyle;
-use crate::eval::Weights;
 use crate::eval::MAX_WEIGHT;
 use crate::game::Rules;
-use crate::players::{Player, PlayerSpec, SearchLimits, Solver, SpecError};
+use super::player::TrainedPlayer;
+use crate::players::{PlayerSpec, Solver};
 use serde::{Deserialize, Serialize};
 
 /// The version of the run folder layout written in `run.toml`.
@@ -28,105 +28,6 @@ pub const OLDEST_FORMAT: u32 = 1;
 /// keeps a long downward random walk from underflowing into meaningless
 /// tiny numbers.
 pub const MIN_WEIGHT: f64 = 1e-6;
-
-/// The player whose weights are trained: `greedy` or `search:…`, built
-/// from a [`PlayerSpec`] without a weights file (the trainer supplies the
-/// weights).
-#[derive(Clone, Debug, PartialEq)]
-pub struct TrainedPlayer {
-    spec: PlayerSpec,
-    /// The spec's `key=value` options (empty for greedy).
-    options: Vec<(String, String)>,
-}
-
-impl TrainedPlayer {
-    /// Parses a player spec and checks it can be trained.
-    pub fn parse(text: &str) -> Result<TrainedPlayer, TrainError> {
-        let spec: PlayerSpec = text.parse().map_err(|e: SpecError| TrainError::Config {
-            field: "player".into(),
-            message: e.to_string(),
-        })?;
-        let bad = |message: &str| TrainError::Config {
-            field: "player".into(),
-            message: format!("{text:?}: {message}"),
-        };
-        if spec.weights.is_some() || spec.any_game {
-            return Err(bad(
-                "the trainer supplies the weights; give the start weights with --start instead",
-            ));
-        }
-        let canonical = spec.to_string();
-        let (kind, rest) = canonical.split_once(':').unwrap_or((&canonical, ""));
-        if kind != "greedy" && kind != "search" {
-            return Err(bad("only greedy and search players have weights to train"));
-        }
-        let options: Vec<(String, String)> = rest
-            .split(',')
-            .filter(|p| !p.is_empty())
-            .filter_map(|p| p.split_once('='))
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        if options.iter().any(|(k, _)| k == "time") {
-            return Err(bad(
-                "a time limit makes games depend on the machine's speed; use depth or nodes",
-            ));
-        }
-        Ok(TrainedPlayer { spec, options })
-    }
-
-    /// Whether this is the search player.
-    pub fn is_search(&self) -> bool {
-        matches!(self.spec.kind, crate::players::PlayerKind::Search(_))
-    }
-
-    /// The spec text (`greedy`, `search:depth=2,width=9`).
-    pub fn spec(&self) -> String {
-        self.spec.to_string()
-    }
-
-    /// Builds the player with the given weights.
-    pub fn build(&self, weights: Weights) -> Box<dyn Player> {
-        match self.spec.build_with(weights.clone()) {
-            Ok(p) => p,
-            // Greedy and search players are built without fail; keep a
-            // greedy player as the fallback rather than panic.
-            Err(_) => Box::new(crate::players::Greedy::new(weights)),
-        }
-    }
-
-    /// The search player at `depth` with this player's other search
-    /// options (width, nodes, table size), or the default ones for greedy.
-    pub fn search_at_depth(&self, depth: u32, tt_bits: u32) -> SearchLimits {
-        let mut l = SearchLimits {
-            depth,
-            tt_bits,
-            ..SearchLimits::default()
-        };
-        for (k, v) in &self.options {
-            match (k.as_str(), v.parse::<u64>()) {
-                ("width", Ok(w)) => l.width = w as usize,
-                ("nodes", Ok(n)) => l.nodes = Some(n),
-                _ => {}
-            }
-        }
-        l
-    }
-
-    /// This player's search limits with a smaller table (for checks that
-    /// clear the table before every move), if it is the search player.
-    pub fn search_limits(&self, tt_bits: u32) -> Option<SearchLimits> {
-        if !self.is_search() {
-            return None;
-        }
-        let depth = self
-            .options
-            .iter()
-            .find(|(k, _)| k == "depth")
-            .and_then(|(_, v)| v.parse().ok())
-            .unwrap_or(SearchLimits::default().depth);
-        Some(self.search_at_depth(depth, tt_bits))
-    }
-}
 
 /// Where the starting weights come from.
 #[derive(Clone, Debug, PartialEq)]
@@ -700,7 +601,7 @@ impl RunConfig {
         let per_thread = (self.challengers as usize + 1).max(2);
         let copies = rayon::current_num_threads() * per_thread;
         let holders = format!("players ({per_thread} per worker thread)");
-        PlayerSpec::ensure_memory(&[&player.spec], copies, &holders).map_err(|e| {
+        PlayerSpec::ensure_memory(&[player.player_spec()], copies, &holders).map_err(|e| {
             TrainError::Config {
                 field: "player".into(),
                 message: e.to_string(),

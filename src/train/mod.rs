@@ -42,20 +42,21 @@ pub mod checks;
 pub mod config;
 pub mod confirm;
 pub mod perturb;
+mod player;
+mod record;
 pub mod round;
 pub mod rundir;
+mod seeds;
 pub mod spsa;
 mod trainer;
 
 pub use checks::{Check, CheckRow, ExactCheck, Oracle, RefCheck};
 pub use config::{
-    ConfirmConfig, Optimizer, RunConfig, Select, SpsaConfig, StartWeights, TrainedPlayer,
-    MIN_WEIGHT,
+    ConfirmConfig, Optimizer, RunConfig, Select, SpsaConfig, StartWeights, MIN_WEIGHT,
 };
-pub use confirm::{ConfirmVerdict, Confirmation};
-pub use round::{Reason, RoundResult};
+pub use player::TrainedPlayer;
+pub use record::{ConfirmVerdict, Confirmation, Reason, RoundResult, SpsaStep};
 pub use rundir::{RunDir, RunLock};
-pub use spsa::SpsaStep;
 pub use trainer::{CommitGuard, NoObserver, Observer, RoundEvent, Trainer, Verdict};
 
 use std::path::PathBuf;

@@ -6,16 +6,18 @@
 //! Ctrl-C handler can stop the process between rounds' writes.
 
 use super::checks::{self, Check, CheckRow, Oracle};
-use super::config::{is_small, RunConfig, TrainedPlayer};
+use super::config::{is_small, RunConfig};
 use super::config::{Optimizer, Select};
-use super::round::{play_round, stream, RoundResult};
+use super::player::TrainedPlayer;
+use super::record::RoundResult;
+use super::round::play_round;
+use super::seeds::stream;
 use super::rundir::{self, RunDir, RunLock};
 use super::spsa;
 use super::TrainError;
-use crate::arena::{derive_seed, game_rng, random_openings, run_match, stats::PairedTally};
+use crate::arena::{derive_seed, game_rng, random_openings, stats::PairedTally};
 use crate::arena::{load_openings, parse_openings, Opening, OpeningError};
 use crate::eval::{shipped_weights, Weights};
-use crate::players::Player;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -708,18 +710,10 @@ impl Trainer {
             openings.max(1),
             &mut rng,
         );
-        let trained = self.incumbent().clone();
-        let make_a = || -> Box<dyn Player> { self.player.build(trained.clone()) };
-        let make_b = || -> Box<dyn Player> { self.player.build(self.start.clone()) };
-        let report = run_match(
-            self.cfg.game,
-            &ops,
-            0,
-            &make_a,
-            &make_b,
-            derive_seed(self.cfg.seed, &[stream::VERDICT, 1]),
-            false,
-        )?;
+        let seed = derive_seed(self.cfg.seed, &[stream::VERDICT, 1]);
+        let report =
+            self.player
+                .head_to_head(self.cfg.game, self.incumbent(), &self.start, &ops, 0, seed)?;
         Ok(Verdict {
             tally: report.tally,
             openings: ops.len(),
