@@ -25,7 +25,8 @@ use super::record::{ConfirmVerdict, Confirmation};
 use super::seeds::{confirm_openings, stream};
 use super::TrainError;
 use crate::arena::stats::SprtStatus;
-use crate::arena::{derive_seed, MatchReport, Opening};
+use crate::arena::sprt_match::{run_sprt_match, SprtOutcome};
+use crate::arena::{derive_seed, Opening};
 use crate::eval::Weights;
 
 /// Plays the confirmation of round `round`: `challenger` (index `candidate`
@@ -44,20 +45,14 @@ pub fn confirm(
     let seed = derive_seed(cfg.seed, &[stream::CONFIRM_GAMES, u64::from(round)]);
     match cc.sprt {
         Some(sprt) => {
-            let batch = cc.batch.max(1) as usize;
-            let mut report = MatchReport::default();
-            let mut llr = 0.0;
-            let mut status = SprtStatus::Continue;
-            for (i, chunk) in openings.chunks(batch).enumerate() {
-                let part =
-                    player.head_to_head(cfg.game, challenger, incumbent, chunk, i * batch, seed)?;
-                report.merge(part);
-                llr = sprt.llr_pentanomial(&report.tally.pairs);
-                status = sprt.decide(llr);
-                if status != SprtStatus::Continue {
-                    break;
-                }
-            }
+            let play = |chunk: &[Opening], first: usize| {
+                player.head_to_head(cfg.game, challenger, incumbent, chunk, first, seed)
+            };
+            let SprtOutcome {
+                report,
+                llr,
+                status,
+            } = run_sprt_match(&openings, cc.batch as usize, &sprt, play, |_, _| {})?;
             let verdict = match status {
                 SprtStatus::AcceptH1 => ConfirmVerdict::AcceptH1,
                 SprtStatus::AcceptH0 => ConfirmVerdict::AcceptH0,
