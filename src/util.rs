@@ -105,51 +105,11 @@ fn utf8_position(bytes: &[u8], at: usize) -> (usize, usize) {
     (line, at - line_start + 1)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn invalid_utf8_names_line_and_byte() {
-        let err = text_from_bytes(b"ok\nab\xFFcd\n".to_vec()).unwrap_err();
-        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
-        assert_eq!(
-            err.to_string(),
-            "not UTF-8 text: line 2, byte 3 (byte 6 of the file) is 0xFF"
-        );
-        let err = text_from_bytes(b"\xC3".to_vec()).unwrap_err();
-        assert!(err.to_string().contains("line 1, byte 1"), "{err}");
-        assert_eq!(text_from_bytes(b"h\xC3\xA9\n".to_vec()).unwrap(), "hé\n");
-    }
-}
-
-/// A word that names no variant of a [`string_enum!`] enum.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {what} {word:?}: expected {}", expected_words(expected))]
-pub struct UnknownWord {
-    /// What the enum names, such as `optimiser`.
-    pub what: &'static str,
-    /// The word given.
-    pub word: String,
-    /// Every accepted word, in declaration order.
-    pub expected: &'static [&'static str],
-}
-
-/// `a`, `a or b`, `a, b or c`: the words an error lists.
-fn expected_words(words: &[&str]) -> String {
-    match words {
-        [] => String::new(),
-        [one] => (*one).to_string(),
-        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
-    }
-}
-
 /// Declares a fieldless enum whose variants are written as fixed words (in
 /// files, on the command line), after cozy-chess's `enum_char_conv!`: each
 /// variant and its word are written once, and the macro derives `as_str`,
 /// `ALL`, `WORDS`, [`Display`](std::fmt::Display),
-/// [`FromStr`](std::str::FromStr) (whose [`UnknownWord`] error lists the
-/// expected words) and serde through the words (a bad word reads as serde's
+/// [`FromStr`](std::str::FromStr) (whose error lists the expected words) and serde through the words (a bad word reads as serde's
 /// usual "unknown variant" error, as a derived enum's would).
 ///
 /// ```ignore
@@ -197,15 +157,19 @@ macro_rules! string_enum {
         }
 
         impl ::std::str::FromStr for $name {
-            type Err = $crate::util::UnknownWord;
+            type Err = String;
             fn from_str(s: &str) -> Result<Self, Self::Err> {
                 match s {
                     $( $word => Ok($name::$variant), )+
-                    _ => Err($crate::util::UnknownWord {
-                        what: $what,
-                        word: s.to_string(),
-                        expected: $name::WORDS,
-                    }),
+                    _ => {
+                        let list = match $name::WORDS {
+                            [rest @ .., last] if !rest.is_empty() => {
+                                format!("{} or {last}", rest.join(", "))
+                            }
+                            words => words.join(""),
+                        };
+                        Err(format!("unknown {} {s:?}: expected {list}", $what))
+                    }
                 }
             }
         }
@@ -226,3 +190,21 @@ macro_rules! string_enum {
     };
 }
 pub(crate) use string_enum;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_utf8_names_line_and_byte() {
+        let err = text_from_bytes(b"ok\nab\xFFcd\n".to_vec()).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(
+            err.to_string(),
+            "not UTF-8 text: line 2, byte 3 (byte 6 of the file) is 0xFF"
+        );
+        let err = text_from_bytes(b"\xC3".to_vec()).unwrap_err();
+        assert!(err.to_string().contains("line 1, byte 1"), "{err}");
+        assert_eq!(text_from_bytes(b"h\xC3\xA9\n".to_vec()).unwrap(), "hé\n");
+    }
+}

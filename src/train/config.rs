@@ -8,6 +8,7 @@ use crate::eval::MAX_WEIGHT;
 use crate::game::Rules;
 use super::player::TrainedPlayer;
 use crate::players::{PlayerSpec, Solver};
+use crate::util::string_enum;
 use serde::{Deserialize, Serialize};
 
 /// The version of the run folder layout written in `run.toml`.
@@ -61,92 +62,38 @@ impl std::fmt::Display for StartWeights {
     }
 }
 
-/// How the weights are improved.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Optimizer {
-    /// The original program's random search: perturb the incumbent into C
-    /// challengers, play them, keep the winner ([`Select`] says how).
-    #[default]
-    Random,
-    /// Simultaneous perturbation stochastic approximation: every step moves
-    /// all weights at once along a noisy gradient estimate from one paired
-    /// match between θ+ and θ− ([`super::spsa`]).
-    Spsa,
-}
-
-impl Optimizer {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Optimizer::Random => "random",
-            Optimizer::Spsa => "spsa",
-        }
+string_enum! {
+    /// How the weights are improved.
+    #[derive(Default)]
+    pub enum Optimizer("optimiser") {
+        /// The original program's random search: perturb the incumbent into C
+        /// challengers, play them, keep the winner ([`Select`] says how).
+        #[default]
+        Random = "random",
+        /// Simultaneous perturbation stochastic approximation: every step moves
+        /// all weights at once along a noisy gradient estimate from one paired
+        /// match between θ+ and θ− ([`super::spsa`]).
+        Spsa = "spsa",
     }
 }
 
-impl std::fmt::Display for Optimizer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for Optimizer {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "random" => Ok(Optimizer::Random),
-            "spsa" => Ok(Optimizer::Spsa),
-            _ => Err(format!("unknown optimiser {s:?}: expected random or spsa")),
-        }
-    }
-}
-
-/// How random search picks the round's champion.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Select {
-    /// The original rule: a full round robin, the best wins − losses takes
-    /// over, the incumbent stays on a tie.
-    #[default]
-    Best,
-    /// As `best`, but a challenger that wins the round robin must then beat
-    /// the incumbent in a confirmation match on fresh openings (SPRT or a
-    /// fixed number of games with a score threshold) to be adopted.
-    Confirm,
-    /// The challengers play the incumbent only (C pairings instead of
-    /// C(C+1)/2), each over more openings for the same games per round;
-    /// the challenger with the best wins − losses against the incumbent
-    /// takes over if that is above 0.
-    Gauntlet,
-}
-
-impl Select {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Select::Best => "best",
-            Select::Confirm => "confirm",
-            Select::Gauntlet => "gauntlet",
-        }
-    }
-}
-
-impl std::fmt::Display for Select {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for Select {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "best" => Ok(Select::Best),
-            "confirm" => Ok(Select::Confirm),
-            "gauntlet" => Ok(Select::Gauntlet),
-            _ => Err(format!(
-                "unknown selection mode {s:?}: expected best, confirm or gauntlet"
-            )),
-        }
+string_enum! {
+    /// How random search picks the round's champion.
+    #[derive(Default)]
+    pub enum Select("selection mode") {
+        /// The original rule: a full round robin, the best wins − losses takes
+        /// over, the incumbent stays on a tie.
+        #[default]
+        Best = "best",
+        /// As `best`, but a challenger that wins the round robin must then beat
+        /// the incumbent in a confirmation match on fresh openings (SPRT or a
+        /// fixed number of games with a score threshold) to be adopted.
+        Confirm = "confirm",
+        /// The challengers play the incumbent only (C pairings instead of
+        /// C(C+1)/2), each over more openings for the same games per round;
+        /// the challenger with the best wins − losses against the incumbent
+        /// takes over if that is above 0.
+        Gauntlet = "gauntlet",
     }
 }
 
