@@ -72,7 +72,7 @@ string_enum! {
         Random = "random",
         /// Simultaneous perturbation stochastic approximation: every step moves
         /// all weights at once along a noisy gradient estimate from one paired
-        /// match between θ+ and θ− ([`super::spsa`]).
+        /// match between θ+ and θ− ([`SpsaConfig`]).
         Spsa = "spsa",
     }
 }
@@ -221,7 +221,8 @@ impl Default for ConfirmConfig {
 /// SPSA settings (`--optimizer spsa`). Step k = 0, 1, … (the k-th SPSA
 /// step of the run) has the gains
 /// `a_k = a / (A + k + 1)^alpha` and `c_k = c / (k + 1)^gamma`;
-/// see [`super::spsa`] for the update.
+/// each step plays θ± = θ·e^(±c_k·δ) against each other and moves θ by
+/// `a_k·d·δ` in log-space, `d` being θ+'s score minus θ−'s.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpsaConfig {

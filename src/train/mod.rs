@@ -1,26 +1,25 @@
 //! Self-play training of a weight set, the original program's trainer done
 //! right: reproducible, resumable, checked.
 //!
-//! Two optimisers ([`Optimizer`]). Each round of **random search**
-//! ([`round::play_round`]):
-//! 1. the incumbent is perturbed into C challengers
-//!    ([`perturb::perturb`]: every weight times `exp(σ·N(0,1))`, clamped);
+//! Two optimisers ([`Optimizer`]). Each round of **random search**:
+//! 1. the incumbent is perturbed into C challengers (every weight times
+//!    `exp(σ·N(0,1))`, clamped to `[min_weight, max_weight]`);
 //! 2. the C + 1 players play a round robin: every pair plays G openings,
 //!    each with both colours, in parallel over rayon (under `gauntlet`,
 //!    only the C pairings with the incumbent, over ⌊G·(C+1)/2⌋ openings);
 //! 3. each player scores wins − losses; the best becomes the incumbent, the
-//!    incumbent staying on a tie ([`round::select`]); under `confirm` a
+//!    incumbent staying on a tie ([`Reason`] says why); under `confirm` a
 //!    winning challenger must also pass a confirmation match on fresh
-//!    openings ([`confirm`]); under `gauntlet` it must beat the incumbent
-//!    head to head ([`round::select_gauntlet`]);
-//! 4. every R rounds the incumbent is checked ([`checks`]): against the
+//!    openings ([`Confirmation`], [`ConfirmConfig`]); under `gauntlet` it
+//!    must beat the incumbent head to head ([`Select`]);
+//! 4. every R rounds the incumbent is checked ([`Check`]): against the
 //!    exact player on boards it can solve, against the start and shipped
 //!    weights on large boards;
-//! 5. the round is written to the run folder ([`rundir`]).
+//! 5. the round ([`RoundResult`]) is written to the run folder ([`RunDir`]).
 //!
-//! An **SPSA** step ([`spsa::play_step`]) instead plays θ+ against θ− (all
-//! weights perturbed at once by ±c_k in log-space) and moves θ along the
-//! result; it is checked and written like a round.
+//! An **SPSA** step ([`SpsaStep`], [`SpsaConfig`]) instead plays θ+ against
+//! θ− (all weights perturbed at once by ±c_k in log-space) and moves θ
+//! along the result; it is checked and written like a round.
 //!
 //! Every random choice derives from the run's seed and the round number, so
 //! a run is a pure function of its [`RunConfig`] whatever the thread count,
@@ -38,25 +37,28 @@
 //! println!("{}", t.incumbent().to_toml("trained"));
 //! ```
 
-pub mod checks;
-pub mod config;
-pub mod confirm;
-pub mod perturb;
+mod checks;
+mod config;
+mod confirm;
+mod perturb;
 mod player;
 mod record;
-pub mod round;
-pub mod rundir;
+mod round;
+mod rundir;
 mod seeds;
-pub mod spsa;
+mod spsa;
 mod trainer;
 
 pub use checks::{Check, CheckRow, ExactCheck, Oracle, RefCheck};
 pub use config::{
-    ConfirmConfig, Optimizer, RunConfig, Select, SpsaConfig, StartWeights, MIN_WEIGHT,
+    ConfirmConfig, Optimizer, RunConfig, Select, SpsaConfig, StartWeights, FORMAT, MIN_WEIGHT,
 };
 pub use player::TrainedPlayer;
 pub use record::{ConfirmVerdict, Confirmation, Reason, RoundResult, SpsaStep};
-pub use rundir::{RunDir, RunLock};
+pub use rundir::{
+    check_lines, checks_header_line, parse_checks, parse_rounds, round_line, rounds_header_line,
+    RunDir, RunLock,
+};
 pub use trainer::{CommitGuard, NoObserver, Observer, RoundEvent, Trainer, Verdict};
 
 use std::path::PathBuf;

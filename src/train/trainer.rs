@@ -657,7 +657,7 @@ impl Trainer {
         Ok(())
     }
 
-    /// Checks `weights` as after round `round` (see [`checks`]).
+    /// Checks `weights` as after round `round` (see [`Check`]).
     pub fn check(
         &mut self,
         round: u32,
