@@ -422,7 +422,8 @@ fn bad_selection_settings_are_refused_naming_the_flag() {
         assert!(!err.contains("panicked"), "{extra:?}: {err}");
     }
 
-    // The same through the library: the error names the setting and flag.
+    // The same through the library: the error names the setting (by its
+    // run.toml key; the command line names the flag).
     let mut cfg = config("lib", Select::Confirm, 1, 5);
     cfg.confirm = Some(fixed(41, 0.55));
     let e = Trainer::create(cfg, Weights::flat(cfg_rules()), tmp.path(), false)
@@ -432,7 +433,7 @@ fn bad_selection_settings_are_refused_naming_the_flag() {
         matches!(e, TrainError::Config { ref field, .. } if field == "confirm.games"),
         "{e}"
     );
-    assert!(e.to_string().contains("--confirm-games"), "{e}");
+    assert!(e.to_string().contains("confirm.games: 41"), "{e}");
 }
 
 #[test]

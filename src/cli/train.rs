@@ -5,8 +5,8 @@ use crate::arena::stats::SprtParams;
 use crate::eval::{shipped_weights, Weights};
 use crate::game::Rules;
 use crate::train::{
-    CommitGuard, Observer, Optimizer, RoundEvent, RunConfig, Select, StartWeights, TrainError,
-    Trainer,
+    CommitGuard, Field, Observer, Optimizer, Problem, RoundEvent, RunConfig, Select, StartWeights,
+    TrainError, Trainer,
 };
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -324,6 +324,95 @@ fn apply_method(cfg: &mut RunConfig, a: &Args) -> Result<()> {
     Ok(())
 }
 
+/// The flag that sets `field`, for the settings whose messages name it.
+fn flag_for(field: Field) -> Option<&'static str> {
+    Some(match field {
+        Field::ConfirmSprt => "--confirm-sprt",
+        Field::ConfirmMaxOpenings => "--confirm-max-openings",
+        Field::ConfirmBatch => "--confirm-batch",
+        Field::ConfirmGames => "--confirm-games",
+        Field::ConfirmThreshold => "--confirm-threshold",
+        Field::SpsaA => "--spsa-a",
+        Field::SpsaC => "--spsa-c",
+        Field::SpsaBigA => "--spsa-A",
+        Field::SpsaAlpha => "--spsa-alpha",
+        Field::SpsaGamma => "--spsa-gamma",
+        Field::SpsaOpenings => "--spsa-openings",
+        _ => return None,
+    })
+}
+
+/// The flags that select a run's method and its settings, as a command
+/// line would give them.
+fn method_flags(c: &RunConfig) -> String {
+    match c.optimizer {
+        Optimizer::Spsa => {
+            let s = c.spsa_config();
+            format!(
+                "--optimizer spsa --spsa-a {} --spsa-c {} --spsa-A {} --spsa-alpha {} --spsa-gamma {} --spsa-openings {}",
+                s.a, s.c, s.big_a, s.alpha, s.gamma, s.openings
+            )
+        }
+        Optimizer::Random if c.select == Select::Confirm => {
+            let cc = c.confirm_config();
+            match (cc.sprt, cc.games) {
+                (Some(p), _) => format!(
+                    "--select confirm --confirm-sprt {p} --confirm-max-openings {} --confirm-batch {}",
+                    cc.max_openings, cc.batch
+                ),
+                (None, g) => format!(
+                    "--select confirm --confirm-games {} --confirm-threshold {}",
+                    g.unwrap_or(0),
+                    cc.threshold
+                ),
+            }
+        }
+        Optimizer::Random => format!("--optimizer random --select {}", c.select),
+    }
+}
+
+/// A training error in the command line's words: a setting is named by
+/// its flag. `resumed` is the run folder, its configuration and the one
+/// asked for, when a resumed run was reconfigured.
+fn worded(e: TrainError, resumed: Option<(&Path, &RunConfig, &RunConfig)>) -> anyhow::Error {
+    let (field, problem) = match &e {
+        TrainError::Config { field, problem } => (*field, problem),
+        TrainError::Frozen => {
+            return anyhow::anyhow!("bad setting resume: only --rounds, --max-games, --optimizer, --select and their settings can change when a run is resumed")
+        }
+        _ => return anyhow::Error::new(e),
+    };
+    let key = |f: Field| flag_for(f).unwrap_or(f.as_str());
+    let text = match (problem, flag_for(field)) {
+        (Problem::Value { value, rule }, Some(flag)) => format!("{flag} {value}: {rule}"),
+        (Problem::Zero, Some(flag)) => format!("{flag} must be at least 1"),
+        (Problem::Other(text), Some(flag)) => format!("{flag}: {text}"),
+        (Problem::Both(a, b), _) => format!("give either {} or {}, not both", key(*a), key(*b)),
+        (Problem::Neither(a, b), _) => format!("give {} or {}", key(*a), key(*b)),
+        (Problem::PlayerHasWeights { spec }, _) => format!(
+            "{spec:?}: the trainer supplies the weights; give the start weights with --start instead"
+        ),
+        (Problem::Switch, _) => match resumed {
+            Some((path, was, new)) => {
+                let what = match field {
+                    Field::Optimizer => format!("--optimizer {}", new.optimizer),
+                    Field::Select => format!("--select {}", new.select),
+                    Field::Spsa => "other SPSA settings".into(),
+                    _ => "other confirmation settings".into(),
+                };
+                format!(
+                    "{} was trained with {}; resuming it with {what} would change how the rest of the run trains: pass --force to switch, or start a new run",
+                    path.display(),
+                    method_flags(was)
+                )
+            }
+            None => problem.to_string(),
+        },
+        _ => problem.to_string(),
+    };
+    anyhow::anyhow!("bad setting {field}: {text}")
+}
+
 /// One line on what the optimiser did over the whole run.
 fn method_summary(t: &Trainer) -> String {
     let rounds = &t.rounds()[1.min(t.rounds().len())..];
@@ -369,7 +458,7 @@ pub fn run(a: Args) -> Result<()> {
             let mut t = Trainer::resume(dir).map_err(|e| match e {
                 // The message already names the folder and what to do.
                 TrainError::Locked { .. } => anyhow::Error::new(e),
-                e => anyhow::Error::new(e).context(format!("cannot resume {}", dir.display())),
+                e => worded(e, None).context(format!("cannot resume {}", dir.display())),
             })?;
             let mut cfg = t.config().clone();
             if let Some(r) = a.rounds {
@@ -379,7 +468,9 @@ pub fn run(a: Args) -> Result<()> {
                 cfg.max_games = v;
             }
             apply_method(&mut cfg, &a)?;
-            t.reconfigure(cfg, a.force)
+            let (path, was) = (t.dir().path().to_path_buf(), t.config().clone());
+            t.reconfigure(cfg.clone(), a.force)
+                .map_err(|e| worded(e, Some((&path, &was, &cfg))))
                 .with_context(|| format!("cannot resume {}", dir.display()))?;
             println!(
                 "resuming {} at round {} of {}",
@@ -391,7 +482,8 @@ pub fn run(a: Args) -> Result<()> {
         }
         None => {
             let (cfg, start) = config(&a)?;
-            let t = Trainer::create(cfg, start, &a.runs_dir, a.force)?;
+            let t =
+                Trainer::create(cfg, start, &a.runs_dir, a.force).map_err(|e| worded(e, None))?;
             let c = t.config();
             let budget = if c.max_games > 0 {
                 format!(", at most {} games", c.max_games)

@@ -49,6 +49,7 @@ const CHECK_TT_BITS: u32 = 12;
 
 /// The exact player's optimal moves in every reachable non-terminal
 /// position of a small board.
+#[derive(Debug)]
 pub struct Oracle {
     rules: Rules,
     /// Board hash → bit mask of optimal cells.
@@ -302,6 +303,7 @@ pub fn exact_check(
 pub struct RefCheck {
     /// `start` or `shipped`.
     pub reference: String,
+    /// W/D/L and pentanomial, from the trained weights' view.
     pub tally: PairedTally,
 }
 
@@ -329,14 +331,18 @@ pub fn match_check(
 /// A check after a round, as recorded in `checks.csv`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Check {
+    /// Against the exact player (a board it solves).
     Exact(ExactCheck),
+    /// Against each reference's weights (a large board).
     Match(Vec<RefCheck>),
 }
 
 /// A check and the round it followed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckRow {
+    /// The round after which the check was made.
     pub round: u32,
+    /// What it found.
     pub check: Check,
 }
 

@@ -24,8 +24,8 @@ use super::player::TrainedPlayer;
 use super::record::{ConfirmVerdict, Confirmation};
 use super::seeds::{confirm_openings, stream};
 use super::TrainError;
-use crate::arena::stats::SprtStatus;
 use crate::arena::sprt_match::{run_sprt_match, SprtOutcome};
+use crate::arena::stats::SprtStatus;
 use crate::arena::{derive_seed, Opening};
 use crate::eval::Weights;
 

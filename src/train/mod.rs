@@ -51,7 +51,8 @@ mod trainer;
 
 pub use checks::{Check, CheckRow, ExactCheck, Oracle, RefCheck};
 pub use config::{
-    ConfirmConfig, Optimizer, RunConfig, Select, SpsaConfig, StartWeights, FORMAT, MIN_WEIGHT,
+    ConfirmConfig, Field, Optimizer, Problem, RunConfig, Select, SpsaConfig, StartWeights, FORMAT,
+    MIN_WEIGHT,
 };
 pub use player::TrainedPlayer;
 pub use record::{ConfirmVerdict, Confirmation, Reason, RoundResult, SpsaStep};
@@ -67,56 +68,103 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
     /// A setting is out of range (σ ≤ 0, C < 1, G < 1, a bad name, …).
-    #[error("bad setting {field}: {message}")]
-    Config { field: String, message: String },
+    #[error("bad setting {field}: {problem}")]
+    Config {
+        /// The setting, by its `run.toml` key.
+        field: Field,
+        /// What is wrong with it.
+        problem: Problem,
+    },
+    /// A resumed run was given other settings than the number of rounds,
+    /// `max_games`, the optimiser, the selection mode and their settings.
+    #[error("bad setting resume: only rounds, max_games, optimizer, select and their settings can change when a run is resumed")]
+    Frozen,
     /// The run folder exists and `--force` was not given.
     #[error("{path} already exists: pass --force to overwrite it, --resume {path} to continue it, or choose another --name", path = path.display())]
-    Exists { path: PathBuf },
+    Exists {
+        /// The run folder.
+        path: PathBuf,
+    },
     /// `--force` was given for a folder that holds other files.
     #[error("{path} holds {entry:?}, which is not part of a run folder; not deleting it", path = path.display())]
-    NotARun { path: PathBuf, entry: String },
+    NotARun {
+        /// The folder.
+        path: PathBuf,
+        /// The first entry that is not part of a run folder.
+        entry: String,
+    },
     /// Another process works in the run folder (it holds its lock).
     #[error("{path}: in use by another mnk process ({holder}); wait for it to finish or stop it", path = path.display(), holder = match pid { Some(p) => format!("pid {p}"), None => "pid unknown".to_string() })]
-    Locked { path: PathBuf, pid: Option<u32> },
+    Locked {
+        /// The run folder.
+        path: PathBuf,
+        /// The process that holds the lock, if its lock file says.
+        pid: Option<u32>,
+    },
     /// The run folder's lock file could not be locked (a file system
     /// without locks).
     #[error("{path}: cannot lock: {source}", path = path.display())]
     Lock {
+        /// The run folder.
         path: PathBuf,
+        /// Why it could not be locked.
         #[source]
         source: std::io::Error,
     },
     /// No `run.toml` where a run was expected.
     #[error("{path} is not a run folder: it has no run.toml", path = path.display())]
-    NoRun { path: PathBuf },
+    NoRun {
+        /// The folder.
+        path: PathBuf,
+    },
     /// A folder left by a run stopped before it wrote `run.toml` (mnk
     /// before run folders were created atomically).
     #[error("{path} has no run.toml: its run was stopped before it started; start it again with the same --name, which replaces the folder", path = path.display())]
-    NeverStarted { path: PathBuf },
+    NeverStarted {
+        /// The folder.
+        path: PathBuf,
+    },
     /// `run.toml` is not valid.
     #[error("{path}: {message}")]
-    BadRunToml { path: String, message: String },
+    BadRunToml {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// A CSV file of the run is damaged or cut short.
     #[error("{path}:{line}: {message}", path = path.display())]
     Corrupt {
+        /// The file.
         path: PathBuf,
+        /// The line (from 1).
         line: usize,
+        /// What is wrong with it.
         message: String,
     },
     /// The start weights do not match the rows of the run.
     #[error("{path}: {message}", path = path.display())]
-    Inconsistent { path: PathBuf, message: String },
+    Inconsistent {
+        /// The file whose rows disagree.
+        path: PathBuf,
+        /// How.
+        message: String,
+    },
     /// A file could not be written (unwritable folder, full disk, …).
     #[error("{path}: cannot write: {source}", path = path.display())]
     Write {
+        /// The file.
         path: PathBuf,
+        /// Why it could not be written.
         #[source]
         source: std::io::Error,
     },
     /// A file could not be read.
     #[error("{path}: cannot read: {source}", path = path.display())]
     Read {
+        /// The file.
         path: PathBuf,
+        /// Why it could not be read.
         #[source]
         source: std::io::Error,
     },

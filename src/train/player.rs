@@ -2,6 +2,7 @@
 //! search limits) whose weights a run improves, and the match of two weight
 //! sets that every part of training plays.
 
+use super::config::{Field, Problem};
 use super::TrainError;
 use crate::arena::{run_match, GameError, MatchReport, Opening};
 use crate::eval::Weights;
@@ -23,33 +24,31 @@ pub struct TrainedPlayer {
 impl TrainedPlayer {
     /// Parses a player spec and checks it can be trained.
     pub fn parse(text: &str) -> Result<TrainedPlayer, TrainError> {
-        let spec: PlayerSpec = text
-            .parse()
-            .map_err(|e: SpecError| TrainError::Config {
-                field: "player".into(),
-                message: e.to_string(),
-            })?;
-        let bad = |message: &str| TrainError::Config {
-            field: "player".into(),
-            message: format!("{text:?}: {message}"),
+        let spec: PlayerSpec = text.parse().map_err(|e: SpecError| TrainError::Config {
+            field: Field::Player,
+            problem: Problem::Other(e.to_string()),
+        })?;
+        let bad = |problem: Problem| TrainError::Config {
+            field: Field::Player,
+            problem,
         };
+        let other = |message: &str| bad(Problem::Other(format!("{text:?}: {message}")));
         if spec.weights.is_some() || spec.any_game {
-            return Err(bad(
-                "the trainer supplies the weights; give the start weights with --start instead",
-            ));
+            return Err(bad(Problem::PlayerHasWeights { spec: text.into() }));
         }
-        let limits = match &spec.kind {
-            PlayerKind::Greedy => None,
-            PlayerKind::Search(l) if l.time.is_some() => {
-                return Err(bad(
+        let limits =
+            match &spec.kind {
+                PlayerKind::Greedy => None,
+                PlayerKind::Search(l) if l.time.is_some() => return Err(other(
                     "a time limit makes games depend on the machine's speed; use depth or nodes",
-                ))
-            }
-            PlayerKind::Search(l) => Some(l.clone()),
-            PlayerKind::Exact { .. } | PlayerKind::Random => {
-                return Err(bad("only greedy and search players have weights to train"))
-            }
-        };
+                )),
+                PlayerKind::Search(l) => Some(l.clone()),
+                PlayerKind::Exact { .. } | PlayerKind::Random => {
+                    return Err(other(
+                        "only greedy and search players have weights to train",
+                    ))
+                }
+            };
         Ok(TrainedPlayer {
             name: spec.to_string(),
             spec,
