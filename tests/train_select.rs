@@ -206,7 +206,7 @@ fn confirm_never_adopts_a_challenger_without_a_passing_confirmation() {
     let bad = text.replacen(",accept-h1,yes,", ",accept-h0,no,", 1);
     assert_ne!(bad, text);
     std::fs::write(&path, bad).unwrap();
-    let e = Trainer::resume(&dir).err().expect("refused");
+    let e = Trainer::resume(&dir).expect_err("refused");
     assert!(e.to_string().contains("rounds.csv:"), "{e}");
     assert!(e.to_string().contains("confirmation"), "{e}");
 }
