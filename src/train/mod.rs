@@ -46,13 +46,13 @@ mod record;
 mod round;
 mod rundir;
 mod seeds;
+mod setting;
 mod spsa;
 mod trainer;
 
 pub use checks::{Check, CheckRow, ExactCheck, Oracle, RefCheck};
 pub use config::{
-    ConfirmConfig, Field, Optimizer, Problem, RunConfig, Select, SpsaConfig, StartWeights, FORMAT,
-    MIN_WEIGHT,
+    ConfirmConfig, Optimizer, RunConfig, Select, SpsaConfig, StartWeights, FORMAT, MIN_WEIGHT,
 };
 pub use player::TrainedPlayer;
 pub use record::{ConfirmVerdict, Confirmation, Reason, RoundResult, SpsaStep};
@@ -60,6 +60,7 @@ pub use rundir::{
     check_lines, checks_header_line, parse_checks, parse_rounds, round_line, rounds_header_line,
     RunDir, RunLock,
 };
+pub use setting::{Field, Problem};
 pub use trainer::{CommitGuard, NoObserver, Observer, RoundEvent, Trainer, Verdict};
 
 use std::path::PathBuf;

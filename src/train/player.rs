@@ -2,7 +2,7 @@
 //! search limits) whose weights a run improves, and the match of two weight
 //! sets that every part of training plays.
 
-use super::config::{Field, Problem};
+use super::setting::{Field, Problem};
 use super::TrainError;
 use crate::arena::{run_match, GameError, MatchReport, Opening};
 use crate::eval::Weights;

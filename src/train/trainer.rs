@@ -6,12 +6,13 @@
 //! Ctrl-C handler can stop the process between rounds' writes.
 
 use super::checks::{self, Check, CheckRow, Oracle};
-use super::config::{ensure, is_small, Field, Optimizer, Problem, RunConfig, Select};
+use super::config::{is_small, Optimizer, RunConfig, Select};
 use super::player::TrainedPlayer;
 use super::record::RoundResult;
 use super::round::play_round;
 use super::rundir::{self, RunDir, RunLock};
 use super::seeds::stream;
+use super::setting::{ensure, Field, Problem};
 use super::spsa;
 use super::TrainError;
 use crate::arena::{derive_seed, game_rng, random_openings, stats::PairedTally};

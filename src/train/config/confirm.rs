@@ -1,8 +1,8 @@
 //! The confirmation match's settings (`select = "confirm"`, the
 //! `[confirm]` table of `run.toml`).
 
-use super::validate::{ensure, Field, Problem};
 use crate::arena::stats::SprtParams;
+use crate::train::setting::{ensure, Field, Problem};
 use crate::train::TrainError;
 use serde::{Deserialize, Serialize};
 

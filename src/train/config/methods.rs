@@ -45,7 +45,7 @@ string_enum! {
         Random = "random",
         /// Simultaneous perturbation stochastic approximation: every step moves
         /// all weights at once along a noisy gradient estimate from one paired
-        /// match between θ+ and θ− ([`SpsaConfig`]).
+        /// match between θ+ and θ− ([`SpsaConfig`](crate::train::SpsaConfig)).
         Spsa = "spsa",
     }
 }

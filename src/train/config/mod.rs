@@ -10,10 +10,10 @@ mod validate;
 pub use confirm::ConfirmConfig;
 pub use methods::{Optimizer, Select, StartWeights};
 pub use spsa::SpsaConfig;
-pub(crate) use validate::ensure;
-pub use validate::{check_name, Field, Problem};
+pub use validate::check_name;
 
 use super::player::TrainedPlayer;
+use super::setting::{Field, Problem};
 use super::TrainError;
 use crate::arena::OpeningStyle;
 use crate::eval::MAX_WEIGHT;

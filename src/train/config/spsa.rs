@@ -1,7 +1,7 @@
 //! The SPSA settings (`optimizer = "spsa"`, the `[spsa]` table of
 //! `run.toml`).
 
-use super::validate::{ensure, Field, Problem};
+use crate::train::setting::{ensure, Field, Problem};
 use crate::train::TrainError;
 use serde::{Deserialize, Serialize};
 
