@@ -130,6 +130,92 @@ impl std::fmt::Display for Bytes {
     }
 }
 
+/// Declares a fieldless enum whose variants are written as fixed words (in
+/// files, on the command line), after cozy-chess's `enum_char_conv!`: each
+/// variant and its word are written once, and the macro derives `as_str`,
+/// `ALL`, `WORDS`, [`Display`](std::fmt::Display),
+/// [`FromStr`](std::str::FromStr) (whose error lists the expected words) and serde through the words (a bad word reads as serde's
+/// usual "unknown variant" error, as a derived enum's would).
+///
+/// ```ignore
+/// string_enum! {
+///     /// How the weights are improved.
+///     pub enum Optimizer("optimiser") {
+///         /// Random search.
+///         Random = "random",
+///         /// SPSA.
+///         Spsa = "spsa",
+///     }
+/// }
+/// ```
+macro_rules! string_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident($what:literal) {
+            $( $(#[$vmeta:meta])* $variant:ident = $word:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $( $(#[$vmeta])* $variant, )+
+        }
+
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// Every variant's word, in declaration order.
+            pub const WORDS: &'static [&'static str] = &[$($word),+];
+
+            /// The variant's word.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $word, )+
+                }
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl ::std::str::FromStr for $name {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s {
+                    $( $word => Ok($name::$variant), )+
+                    _ => {
+                        let list = match $name::WORDS {
+                            [rest @ .., last] if !rest.is_empty() => {
+                                format!("{} or {last}", rest.join(", "))
+                            }
+                            words => words.join(""),
+                        };
+                        Err(format!("unknown {} {s:?}: expected {list}", $what))
+                    }
+                }
+            }
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let word = <::std::string::String>::deserialize(d)?;
+                word.parse()
+                    .map_err(|_| ::serde::de::Error::unknown_variant(&word, $name::WORDS))
+            }
+        }
+    };
+}
+pub(crate) use string_enum;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,7 @@
 mod game;
 mod matches;
 pub mod openings;
+pub mod sprt_match;
 pub mod stats;
 
 pub use game::{play_game, play_move, GameError};

@@ -34,10 +34,10 @@
 //! stream, not the training streams. The result is W/D/L, the score and
 //! the pentanomial Elo with its 95% error bar.
 
-use super::config::TrainedPlayer;
-use super::round::stream;
+use super::player::TrainedPlayer;
+use super::seeds::stream;
 use super::TrainError;
-use crate::arena::{derive_seed, game_rng, run_match, stats::PairedTally, Opening};
+use crate::arena::{derive_seed, game_rng, stats::PairedTally, Opening};
 use crate::eval::{Evaluator, Weights};
 use crate::game::{Board, Color, Outcome, Rules};
 use crate::players::{Player, Search, Solver};
@@ -49,6 +49,7 @@ const CHECK_TT_BITS: u32 = 12;
 
 /// The exact player's optimal moves in every reachable non-terminal
 /// position of a small board.
+#[derive(Debug)]
 pub struct Oracle {
     rules: Rules,
     /// Board hash → bit mask of optimal cells.
@@ -302,6 +303,7 @@ pub fn exact_check(
 pub struct RefCheck {
     /// `start` or `shipped`.
     pub reference: String,
+    /// W/D/L and pentanomial, from the trained weights' view.
     pub tally: PairedTally,
 }
 
@@ -316,17 +318,8 @@ pub fn match_check(
 ) -> Result<Vec<RefCheck>, TrainError> {
     let mut out = Vec::new();
     for &(name, reference) in references {
-        let make_a = || -> Box<dyn Player> { player.build(weights.clone()) };
-        let make_b = || -> Box<dyn Player> { player.build(reference.clone()) };
-        let report = run_match(
-            weights.game,
-            openings,
-            0,
-            &make_a,
-            &make_b,
-            derive_seed(seed, &[stream::CHECK_GAMES]),
-            false,
-        )?;
+        let seed = derive_seed(seed, &[stream::CHECK_GAMES]);
+        let report = player.head_to_head(weights.game, weights, reference, openings, 0, seed)?;
         out.push(RefCheck {
             reference: name.to_string(),
             tally: report.tally,
@@ -338,14 +331,18 @@ pub fn match_check(
 /// A check after a round, as recorded in `checks.csv`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Check {
+    /// Against the exact player (a board it solves).
     Exact(ExactCheck),
+    /// Against each reference's weights (a large board).
     Match(Vec<RefCheck>),
 }
 
 /// A check and the round it followed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckRow {
+    /// The round after which the check was made.
     pub round: u32,
+    /// What it found.
     pub check: Check,
 }
 

@@ -1,26 +1,25 @@
 //! Self-play training of a weight set, the original program's trainer done
 //! right: reproducible, resumable, checked.
 //!
-//! Two optimisers ([`Optimizer`]). Each round of **random search**
-//! ([`round::play_round`]):
-//! 1. the incumbent is perturbed into C challengers
-//!    ([`perturb::perturb`]: every weight times `exp(σ·N(0,1))`, clamped);
+//! Two optimisers ([`Optimizer`]). Each round of **random search**:
+//! 1. the incumbent is perturbed into C challengers (every weight times
+//!    `exp(σ·N(0,1))`, clamped to `[min_weight, max_weight]`);
 //! 2. the C + 1 players play a round robin: every pair plays G openings,
 //!    each with both colours, in parallel over rayon (under `gauntlet`,
 //!    only the C pairings with the incumbent, over ⌊G·(C+1)/2⌋ openings);
 //! 3. each player scores wins − losses; the best becomes the incumbent, the
-//!    incumbent staying on a tie ([`round::select`]); under `confirm` a
+//!    incumbent staying on a tie ([`Reason`] says why); under `confirm` a
 //!    winning challenger must also pass a confirmation match on fresh
-//!    openings ([`confirm`]); under `gauntlet` it must beat the incumbent
-//!    head to head ([`round::select_gauntlet`]);
-//! 4. every R rounds the incumbent is checked ([`checks`]): against the
+//!    openings ([`Confirmation`], [`ConfirmConfig`]); under `gauntlet` it
+//!    must beat the incumbent head to head ([`Select`]);
+//! 4. every R rounds the incumbent is checked ([`Check`]): against the
 //!    exact player on boards it can solve, against the start and shipped
 //!    weights on large boards;
-//! 5. the round is written to the run folder ([`rundir`]).
+//! 5. the round ([`RoundResult`]) is written to the run folder ([`RunDir`]).
 //!
-//! An **SPSA** step ([`spsa::play_step`]) instead plays θ+ against θ− (all
-//! weights perturbed at once by ±c_k in log-space) and moves θ along the
-//! result; it is checked and written like a round.
+//! An **SPSA** step ([`SpsaStep`], [`SpsaConfig`]) instead plays θ+ against
+//! θ− (all weights perturbed at once by ±c_k in log-space) and moves θ
+//! along the result; it is checked and written like a round.
 //!
 //! Every random choice derives from the run's seed and the round number, so
 //! a run is a pure function of its [`RunConfig`] whatever the thread count,
@@ -38,24 +37,30 @@
 //! println!("{}", t.incumbent().to_toml("trained"));
 //! ```
 
-pub mod checks;
-pub mod config;
-pub mod confirm;
-pub mod perturb;
-pub mod round;
-pub mod rundir;
-pub mod spsa;
+mod checks;
+mod config;
+mod confirm;
+mod perturb;
+mod player;
+mod record;
+mod round;
+mod rundir;
+mod seeds;
+mod setting;
+mod spsa;
 mod trainer;
 
 pub use checks::{Check, CheckRow, ExactCheck, Oracle, RefCheck};
 pub use config::{
-    ConfirmConfig, Optimizer, RunConfig, Select, SpsaConfig, StartWeights, TrainedPlayer,
-    MIN_WEIGHT,
+    ConfirmConfig, Optimizer, RunConfig, Select, SpsaConfig, StartWeights, FORMAT, MIN_WEIGHT,
 };
-pub use confirm::{ConfirmVerdict, Confirmation};
-pub use round::{Reason, RoundResult};
-pub use rundir::{RunDir, RunLock};
-pub use spsa::SpsaStep;
+pub use player::TrainedPlayer;
+pub use record::{ConfirmVerdict, Confirmation, Reason, RoundResult, SpsaStep};
+pub use rundir::{
+    check_lines, checks_header_line, parse_checks, parse_rounds, round_line, rounds_header_line,
+    RunDir, RunLock,
+};
+pub use setting::{Field, Problem};
 pub use trainer::{CommitGuard, NoObserver, Observer, RoundEvent, Trainer, Verdict};
 
 use std::path::PathBuf;
@@ -64,56 +69,103 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
     /// A setting is out of range (σ ≤ 0, C < 1, G < 1, a bad name, …).
-    #[error("bad setting {field}: {message}")]
-    Config { field: String, message: String },
+    #[error("bad setting {field}: {problem}")]
+    Config {
+        /// The setting, by its `run.toml` key.
+        field: Field,
+        /// What is wrong with it.
+        problem: Problem,
+    },
+    /// A resumed run was given other settings than the number of rounds,
+    /// `max_games`, the optimiser, the selection mode and their settings.
+    #[error("bad setting resume: only rounds, max_games, optimizer, select and their settings can change when a run is resumed")]
+    Frozen,
     /// The run folder exists and `--force` was not given.
     #[error("{path} already exists: pass --force to overwrite it, --resume {path} to continue it, or choose another --name", path = path.display())]
-    Exists { path: PathBuf },
+    Exists {
+        /// The run folder.
+        path: PathBuf,
+    },
     /// `--force` was given for a folder that holds other files.
     #[error("{path} holds {entry:?}, which is not part of a run folder; not deleting it", path = path.display())]
-    NotARun { path: PathBuf, entry: String },
+    NotARun {
+        /// The folder.
+        path: PathBuf,
+        /// The first entry that is not part of a run folder.
+        entry: String,
+    },
     /// Another process works in the run folder (it holds its lock).
     #[error("{path}: in use by another mnk process ({holder}); wait for it to finish or stop it", path = path.display(), holder = match pid { Some(p) => format!("pid {p}"), None => "pid unknown".to_string() })]
-    Locked { path: PathBuf, pid: Option<u32> },
+    Locked {
+        /// The run folder.
+        path: PathBuf,
+        /// The process that holds the lock, if its lock file says.
+        pid: Option<u32>,
+    },
     /// The run folder's lock file could not be locked (a file system
     /// without locks).
     #[error("{path}: cannot lock: {source}", path = path.display())]
     Lock {
+        /// The run folder.
         path: PathBuf,
+        /// Why it could not be locked.
         #[source]
         source: std::io::Error,
     },
     /// No `run.toml` where a run was expected.
     #[error("{path} is not a run folder: it has no run.toml", path = path.display())]
-    NoRun { path: PathBuf },
+    NoRun {
+        /// The folder.
+        path: PathBuf,
+    },
     /// A folder left by a run stopped before it wrote `run.toml` (mnk
     /// before run folders were created atomically).
     #[error("{path} has no run.toml: its run was stopped before it started; start it again with the same --name, which replaces the folder", path = path.display())]
-    NeverStarted { path: PathBuf },
+    NeverStarted {
+        /// The folder.
+        path: PathBuf,
+    },
     /// `run.toml` is not valid.
     #[error("{path}: {message}")]
-    BadRunToml { path: String, message: String },
+    BadRunToml {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// A CSV file of the run is damaged or cut short.
     #[error("{path}:{line}: {message}", path = path.display())]
     Corrupt {
+        /// The file.
         path: PathBuf,
+        /// The line (from 1).
         line: usize,
+        /// What is wrong with it.
         message: String,
     },
     /// The start weights do not match the rows of the run.
     #[error("{path}: {message}", path = path.display())]
-    Inconsistent { path: PathBuf, message: String },
+    Inconsistent {
+        /// The file whose rows disagree.
+        path: PathBuf,
+        /// How.
+        message: String,
+    },
     /// A file could not be written (unwritable folder, full disk, …).
     #[error("{path}: cannot write: {source}", path = path.display())]
     Write {
+        /// The file.
         path: PathBuf,
+        /// Why it could not be written.
         #[source]
         source: std::io::Error,
     },
     /// A file could not be read.
     #[error("{path}: cannot read: {source}", path = path.display())]
     Read {
+        /// The file.
         path: PathBuf,
+        /// Why it could not be read.
         #[source]
         source: std::io::Error,
     },

@@ -89,12 +89,9 @@
 //! (the trained player's view; `ptnml_i` counts opening pairs where it
 //! scored i/2 points; Elo and the 95% interval are pentanomial).
 
-use super::checks::{Check, CheckRow, ExactCheck, RefCheck};
-use super::config::{Optimizer, RunConfig, Select};
-use super::confirm::{ConfirmVerdict, Confirmation};
-use super::round::{Reason, RoundResult};
-use super::spsa::SpsaStep;
-use super::TrainError;
+use super::{Check, CheckRow, ExactCheck, RefCheck};
+use super::{ConfirmVerdict, Confirmation, Reason, RoundResult, SpsaStep};
+use super::{Optimizer, RunConfig, Select, TrainError};
 use crate::arena::stats::{PairedTally, Pentanomial, Tally};
 use crate::eval::Weights;
 use std::fs::{File, OpenOptions, TryLockError};

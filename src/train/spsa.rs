@@ -26,52 +26,14 @@
 //! taken afresh each step), so a resumed run is identical to an
 //! uninterrupted one.
 
-use super::config::{Optimizer, RunConfig, TrainedPlayer};
-use super::round::{round_openings, stream, Reason, RoundResult};
+use super::config::{Optimizer, RunConfig};
+use super::player::TrainedPlayer;
+use super::record::{Reason, RoundResult, SpsaStep};
+use super::seeds::{round_openings, stream};
 use super::TrainError;
-use crate::arena::stats::PairedTally;
-use crate::arena::{derive_seed, game_rng, run_match, Opening};
+use crate::arena::{derive_seed, game_rng, Opening};
 use crate::eval::Weights;
-use crate::players::Player;
 use rand::Rng as _;
-
-/// What an SPSA step records.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SpsaStep {
-    /// The step's index among the run's SPSA steps (from 0).
-    pub k: u32,
-    /// The step gain `a_k`.
-    pub a_k: f64,
-    /// The perturbation size `c_k`.
-    pub c_k: f64,
-    /// θ+ against θ−, from θ+'s view.
-    pub tally: PairedTally,
-}
-
-impl SpsaStep {
-    /// θ+'s score minus θ−'s: `(W − L)/N` (0 without games).
-    pub fn score_diff(&self) -> f64 {
-        let t = &self.tally.games;
-        let n = t.games();
-        if n == 0 {
-            0.0
-        } else {
-            (t.wins as f64 - t.losses as f64) / n as f64
-        }
-    }
-
-    /// One phrase for logs.
-    pub fn describe(&self) -> String {
-        format!(
-            "SPSA step {}: a_k {:.4}, c_k {:.4}, theta+ vs theta- {} (difference {:+.4})",
-            self.k,
-            self.a_k,
-            self.c_k,
-            self.tally.games,
-            self.score_diff()
-        )
-    }
-}
 
 /// The signs δ of the step of round `round`: one ±1 per weight, in
 /// [`Weights::to_vec`] order.
@@ -103,12 +65,11 @@ fn moved(theta: &Weights, cfg: &RunConfig, step: f64, delta: &[f64]) -> Weights 
     Weights::from_vec(theta.game, &v).unwrap_or_else(|| theta.clone())
 }
 
-/// θ+ and θ− of the step of round `round` with perturbation `c_k`.
-pub fn perturbed(cfg: &RunConfig, theta: &Weights, round: u32, c_k: f64) -> (Weights, Weights) {
-    let delta = signs(cfg, round, theta.to_vec().len());
+/// θ+ and θ− of a step with signs `delta` and perturbation `c_k`.
+pub fn perturbed(cfg: &RunConfig, theta: &Weights, delta: &[f64], c_k: f64) -> (Weights, Weights) {
     (
-        moved(theta, cfg, c_k, &delta),
-        moved(theta, cfg, -c_k, &delta),
+        moved(theta, cfg, c_k, delta),
+        moved(theta, cfg, -c_k, delta),
     )
 }
 
@@ -125,20 +86,10 @@ pub fn play_step(
     let sc = cfg.spsa_config();
     let (a_k, c_k) = (sc.a_k(k), sc.c_k(k));
     let delta = signs(cfg, round, theta.to_vec().len());
-    let plus = moved(theta, cfg, c_k, &delta);
-    let minus = moved(theta, cfg, -c_k, &delta);
+    let (plus, minus) = perturbed(cfg, theta, &delta, c_k);
     let openings = round_openings(cfg, pool, round, sc.openings as usize);
-    let make_a = || -> Box<dyn Player> { player.build(plus.clone()) };
-    let make_b = || -> Box<dyn Player> { player.build(minus.clone()) };
-    let report = run_match(
-        cfg.game,
-        &openings,
-        0,
-        &make_a,
-        &make_b,
-        derive_seed(cfg.seed, &[stream::GAMES, u64::from(round)]),
-        false,
-    )?;
+    let seed = derive_seed(cfg.seed, &[stream::GAMES, u64::from(round)]);
+    let report = player.head_to_head(cfg.game, &plus, &minus, &openings, 0, seed)?;
     let step = SpsaStep {
         k,
         a_k,
@@ -170,7 +121,7 @@ mod tests {
     #[test]
     fn gains_follow_the_standard_schedule() {
         let mut cfg = RunConfig::spsa_defaults(Rules::GOMOKU);
-        cfg.spsa = Some(super::super::config::SpsaConfig {
+        cfg.spsa = Some(crate::train::SpsaConfig {
             a: 2.0,
             c: 0.2,
             big_a: 100.0,
@@ -190,7 +141,8 @@ mod tests {
         let mut cfg = RunConfig::spsa_defaults(Rules::GOMOKU);
         cfg.max_weight = 2e7;
         let w = crate::eval::shipped_weights(Rules::GOMOKU);
-        let (p, m) = perturbed(&cfg, &w, 3, 0.2);
+        let delta = signs(&cfg, 3, w.to_vec().len());
+        let (p, m) = perturbed(&cfg, &w, &delta, 0.2);
         for ((x, a), b) in w.to_vec().iter().zip(p.to_vec()).zip(m.to_vec()) {
             if *x * 0.2f64.exp() <= 2e7 {
                 let r = (a / x).ln();

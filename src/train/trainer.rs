@@ -6,16 +6,18 @@
 //! Ctrl-C handler can stop the process between rounds' writes.
 
 use super::checks::{self, Check, CheckRow, Oracle};
-use super::config::{is_small, RunConfig, TrainedPlayer};
-use super::config::{Optimizer, Select};
-use super::round::{play_round, stream, RoundResult};
+use super::config::{is_small, Optimizer, RunConfig, Select};
+use super::player::TrainedPlayer;
+use super::record::RoundResult;
+use super::round::play_round;
 use super::rundir::{self, RunDir, RunLock};
+use super::seeds::stream;
+use super::setting::{ensure, Field, Problem};
 use super::spsa;
 use super::TrainError;
-use crate::arena::{derive_seed, game_rng, random_openings, run_match, stats::PairedTally};
+use crate::arena::{derive_seed, game_rng, random_openings, stats::PairedTally};
 use crate::arena::{load_openings, parse_openings, Opening, OpeningError};
 use crate::eval::{shipped_weights, Weights};
-use crate::players::Player;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -32,12 +34,15 @@ pub trait Observer {
 }
 
 /// An observer that ignores everything.
+#[derive(Debug)]
 pub struct NoObserver;
 
 impl Observer for NoObserver {}
 
 /// A completed round, as reported to an [`Observer`].
+#[derive(Debug)]
 pub struct RoundEvent<'a> {
+    /// The round.
     pub result: &'a RoundResult,
     /// The check made after this round, if one was due.
     pub check: Option<&'a CheckRow>,
@@ -103,6 +108,7 @@ impl CommitGuard {
 }
 
 /// A training run attached to its folder.
+#[derive(Debug)]
 pub struct Trainer {
     dir: RunDir,
     _lock: RunLock,
@@ -132,6 +138,26 @@ fn missing_or_damaged(p: &Path) -> &'static str {
         "it was damaged"
     } else {
         "it was missing"
+    }
+}
+
+/// The setting whose change from `old` to `new` changes how the rest of
+/// a resumed run trains, if any: the optimiser, random search's selection
+/// mode, or the settings of the method in use.
+pub fn switched(old: &RunConfig, new: &RunConfig) -> Option<Field> {
+    if new.optimizer != old.optimizer {
+        Some(Field::Optimizer)
+    } else if new.optimizer == Optimizer::Random && new.select != old.select {
+        Some(Field::Select)
+    } else if new.optimizer == Optimizer::Spsa && new.spsa_config() != old.spsa_config() {
+        Some(Field::Spsa)
+    } else if new.optimizer == Optimizer::Random
+        && new.select == Select::Confirm
+        && new.confirm_config() != old.confirm_config()
+    {
+        Some(Field::Confirm)
+    } else {
+        None
     }
 }
 
@@ -411,15 +437,12 @@ impl Trainer {
     /// format 1 run folder cannot take other optimisers or modes at all.
     pub fn reconfigure(&mut self, new: RunConfig, force: bool) -> Result<(), TrainError> {
         let done = self.rounds.last().map_or(0, |r| r.round);
-        if new.rounds < done || new.rounds < 1 {
-            return Err(TrainError::Config {
-                field: "rounds".into(),
-                message: format!(
-                    "{} is fewer than the {done} rounds already played",
-                    new.rounds
-                ),
-            });
-        }
+        ensure(Field::Rounds, new.rounds >= done && new.rounds >= 1, || {
+            Problem::Other(format!(
+                "{} is fewer than the {done} rounds already played",
+                new.rounds
+            ))
+        })?;
         let same_otherwise = RunConfig {
             rounds: self.cfg.rounds,
             max_games: self.cfg.max_games,
@@ -430,60 +453,10 @@ impl Trainer {
             ..new.clone()
         } == self.cfg;
         if !same_otherwise {
-            return Err(TrainError::Config {
-                field: "resume".into(),
-                message: "only --rounds, --max-games, --optimizer, --select and their settings can change when a run is resumed".into(),
-            });
+            return Err(TrainError::Frozen);
         }
-        let path = self.dir.path().display().to_string();
-        let method = |c: &RunConfig| match c.optimizer {
-            Optimizer::Spsa => {
-                let s = c.spsa_config();
-                format!(
-                    "--optimizer spsa --spsa-a {} --spsa-c {} --spsa-A {} --spsa-alpha {} --spsa-gamma {} --spsa-openings {}",
-                    s.a, s.c, s.big_a, s.alpha, s.gamma, s.openings
-                )
-            }
-            Optimizer::Random if c.select == Select::Confirm => {
-                let cc = c.confirm_config();
-                match (cc.sprt, cc.games) {
-                    (Some(p), _) => format!(
-                        "--select confirm --confirm-sprt {p} --confirm-max-openings {} --confirm-batch {}",
-                        cc.max_openings, cc.batch
-                    ),
-                    (None, g) => format!(
-                        "--select confirm --confirm-games {} --confirm-threshold {}",
-                        g.unwrap_or(0),
-                        cc.threshold
-                    ),
-                }
-            }
-            Optimizer::Random => format!("--optimizer random --select {}", c.select),
-        };
-        let changed = |field: &str, what: String| -> Result<(), TrainError> {
-            if force {
-                Ok(())
-            } else {
-                Err(TrainError::Config {
-                    field: field.into(),
-                    message: format!(
-                        "{path} was trained with {}; resuming it with {what} would change how the rest of the run trains: pass --force to switch, or start a new run",
-                        method(&self.cfg)
-                    ),
-                })
-            }
-        };
-        if new.optimizer != self.cfg.optimizer {
-            changed("optimizer", format!("--optimizer {}", new.optimizer))?;
-        } else if new.optimizer == Optimizer::Random && new.select != self.cfg.select {
-            changed("select", format!("--select {}", new.select))?;
-        } else if new.optimizer == Optimizer::Spsa && new.spsa_config() != self.cfg.spsa_config() {
-            changed("spsa", "other SPSA settings".into())?;
-        } else if new.optimizer == Optimizer::Random
-            && new.select == Select::Confirm
-            && new.confirm_config() != self.cfg.confirm_config()
-        {
-            changed("confirm", "other confirmation settings".into())?;
+        if let Some(field) = switched(&self.cfg, &new) {
+            ensure(field, force, || Problem::Switch)?;
         }
         new.validate()?;
         if new != self.cfg {
@@ -494,10 +467,12 @@ impl Trainer {
         Ok(())
     }
 
+    /// The run's configuration.
     pub fn config(&self) -> &RunConfig {
         &self.cfg
     }
 
+    /// The run folder.
     pub fn dir(&self) -> &RunDir {
         &self.dir
     }
@@ -539,6 +514,7 @@ impl Trainer {
         self.rounds.last().map_or(&self.start, |r| &r.weights)
     }
 
+    /// The weights of round 0.
     pub fn start_weights(&self) -> &Weights {
         &self.start
     }
@@ -655,7 +631,7 @@ impl Trainer {
         Ok(())
     }
 
-    /// Checks `weights` as after round `round` (see [`checks`]).
+    /// Checks `weights` as after round `round` (see [`Check`]).
     pub fn check(
         &mut self,
         round: u32,
@@ -708,17 +684,14 @@ impl Trainer {
             openings.max(1),
             &mut rng,
         );
-        let trained = self.incumbent().clone();
-        let make_a = || -> Box<dyn Player> { self.player.build(trained.clone()) };
-        let make_b = || -> Box<dyn Player> { self.player.build(self.start.clone()) };
-        let report = run_match(
+        let seed = derive_seed(self.cfg.seed, &[stream::VERDICT, 1]);
+        let report = self.player.head_to_head(
             self.cfg.game,
+            self.incumbent(),
+            &self.start,
             &ops,
             0,
-            &make_a,
-            &make_b,
-            derive_seed(self.cfg.seed, &[stream::VERDICT, 1]),
-            false,
+            seed,
         )?;
         Ok(Verdict {
             tally: report.tally,

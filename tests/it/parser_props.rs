@@ -17,7 +17,7 @@ use mnk::eval::{shipped_weights, Weights, MAX_WEIGHT};
 use mnk::game::{Board, Color, Move, Outcome, Rule, Rules};
 use mnk::players::{PlayerKind, PlayerSpec, SearchLimits};
 use mnk::records::{parse_csv, parse_sgf, Record};
-use mnk::train::rundir::{
+use mnk::train::{
     check_lines, checks_header_line, parse_checks, parse_rounds, round_line, rounds_header_line,
 };
 use mnk::train::{RunConfig, TrainedPlayer};

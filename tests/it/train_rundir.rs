@@ -152,7 +152,7 @@ fn a_trainer_holds_its_folder_against_any_other() {
     .unwrap();
     let dir = t.dir().path().to_path_buf();
     assert_eq!(read(dir.join(".lock")), format!("{}\n", std::process::id()));
-    let e = Trainer::resume(&dir).err().expect("held");
+    let e = Trainer::resume(&dir).expect_err("held");
     assert!(
         matches!(e, TrainError::Locked { pid: Some(p), .. } if p == std::process::id()),
         "{e}"
@@ -172,8 +172,7 @@ fn a_trainer_holds_its_folder_against_any_other() {
         tmp.path(),
         true,
     )
-    .err()
-    .expect("held");
+    .expect_err("held");
     assert!(matches!(e, TrainError::Locked { .. }), "{e}");
     assert_eq!(names(tmp.path()), ["held"]);
     drop(t);
@@ -364,9 +363,7 @@ fn folders_that_never_completed_round_0_are_resumed_or_replaced() {
     );
     drop(t);
     std::fs::write(dir.join("rounds.csv"), &row0).unwrap();
-    let e = Trainer::create(cfg, start, runs, false)
-        .err()
-        .expect("kept");
+    let e = Trainer::create(cfg, start, runs, false).expect_err("kept");
     assert!(matches!(e, TrainError::Exists { .. }), "{e}");
 }
 

@@ -190,7 +190,7 @@ fn confirm_never_adopts_a_challenger_without_a_passing_confirmation() {
     let bad = text.replacen(",accept-h1,yes,", ",accept-h0,no,", 1);
     assert_ne!(bad, text);
     std::fs::write(&path, bad).unwrap();
-    let e = Trainer::resume(&dir).err().expect("refused");
+    let e = Trainer::resume(&dir).expect_err("refused");
     assert!(e.to_string().contains("rounds.csv:"), "{e}");
     assert!(e.to_string().contains("confirmation"), "{e}");
 }
@@ -402,7 +402,8 @@ fn bad_selection_settings_are_refused_naming_the_flag() {
         assert!(!err.contains("panicked"), "{extra:?}: {err}");
     }
 
-    // The same through the library: the error names the setting and flag.
+    // The same through the library: the error names the setting (by its
+    // run.toml key; the command line names the flag).
     let mut cfg = config("lib", Select::Confirm, 1, 5);
     cfg.confirm = Some(fixed(41, 0.55));
     let e = Trainer::create(cfg, Weights::flat(cfg_rules()), tmp.path(), false)
@@ -412,7 +413,7 @@ fn bad_selection_settings_are_refused_naming_the_flag() {
         matches!(e, TrainError::Config { ref field, .. } if field == "confirm.games"),
         "{e}"
     );
-    assert!(e.to_string().contains("--confirm-games"), "{e}");
+    assert!(e.to_string().contains("confirm.games: 41"), "{e}");
 }
 
 #[test]

@@ -245,7 +245,7 @@ fn bad_spsa_settings_are_refused_naming_the_flag() {
     std::fs::write(dir.join("run.toml"), toml.replace("c = 0.2", "c = -0.2")).unwrap();
     let e = Trainer::resume(&dir).err().unwrap();
     assert!(
-        e.to_string().contains("run.toml") && e.to_string().contains("--spsa-c"),
+        e.to_string().contains("run.toml") && e.to_string().contains("spsa.c"),
         "{e}"
     );
     std::fs::write(dir.join("run.toml"), &toml).unwrap();

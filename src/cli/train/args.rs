@@ -1,0 +1,448 @@
+//! `mnk train`'s flags, in groups that each apply themselves to a run
+//! configuration (a new run's or a resumed one's), and the wording of
+//! training errors in terms of those flags.
+
+use mnk::arena::stats::SprtParams;
+use mnk::game::Rules;
+use mnk::train::{Field, Optimizer, Problem, RunConfig, Select, StartWeights, TrainError};
+use anyhow::Result;
+use std::path::{Path, PathBuf};
+
+/// `mnk train`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The run: its folder, game, length, trained player and closing match.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// What a round plays.
+    #[command(flatten, next_help_heading = "Rounds")]
+    pub round: RoundArgs,
+    /// Random search's perturbation and selection.
+    #[command(flatten, next_help_heading = "Random search")]
+    pub random: RandomSearchArgs,
+    /// The confirmation match of --select confirm.
+    #[command(flatten, next_help_heading = "Confirmation (--select confirm)")]
+    pub confirm: ConfirmArgs,
+    /// SPSA's gains and games.
+    #[command(flatten, next_help_heading = "SPSA (--optimizer spsa)")]
+    pub spsa: SpsaArgs,
+}
+
+/// The run as a whole.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The game: tictactoe, gomoku, or WxHxK such as 7x6x4 (-exact for the exact rule).
+    #[arg(long, short, default_value = "gomoku", conflicts_with = "resume")]
+    pub game: Rules,
+    /// Rounds to play (SPSA: steps; default: 100 rounds, or 2000 SPSA steps on
+    /// large boards and 1000 on small ones).
+    /// With --resume, a larger number continues a finished run.
+    #[arg(long)]
+    pub rounds: Option<u32>,
+    /// Stop once the games played (round robins, confirmations, SPSA steps;
+    /// not checks) reach N, even before --rounds (0: no limit). Use it to
+    /// compare methods on an equal game budget. Allowed with --resume.
+    #[arg(long, value_name = "N")]
+    pub max_games: Option<u64>,
+    /// How weights are improved. `random`: the original random search
+    /// (perturb the incumbent into C challengers, play, keep the winner as
+    /// --select says). `spsa`: simultaneous perturbation stochastic
+    /// approximation in log-space: each step plays theta+ against theta- and
+    /// moves every weight along the result (fast early gains, then a plateau
+    /// below random search on gomoku; see docs/training.md). [default: random]
+    #[arg(long, value_name = "NAME")]
+    pub optimizer: Option<Optimizer>,
+    /// Start weights: shipped, flat (all equal: a deliberately poor start) or a weights file.
+    #[arg(long, default_value = "shipped", conflicts_with = "resume")]
+    pub start: StartWeights,
+    /// The trained player: greedy, or search:depth=2,width=9 to train the search player's weights.
+    #[arg(long, default_value = "greedy", conflicts_with = "resume")]
+    pub player: String,
+    /// Check the incumbent every R rounds (0: never; default: every round on
+    /// tic-tac-toe, every 10 otherwise).
+    #[arg(long, value_name = "R", conflicts_with = "resume")]
+    pub check_every: Option<u32>,
+    /// Openings (each played twice) per reference in large-board checks.
+    #[arg(long, conflicts_with = "resume")]
+    pub check_openings: Option<u32>,
+    /// The run's name: its folder under --runs-dir (default: <game>-1, <game>-2, … the first free one).
+    #[arg(long, conflicts_with = "resume")]
+    pub name: Option<String>,
+    /// Where run folders go.
+    #[arg(long, default_value = "runs", conflicts_with = "resume")]
+    pub runs_dir: PathBuf,
+    /// Overwrite an existing run folder of the same name; with --resume,
+    /// allow switching the run to another --optimizer, --select or settings.
+    #[arg(long)]
+    pub force: bool,
+    /// Continue the run in this folder where it stopped.
+    #[arg(long, value_name = "RUN_FOLDER")]
+    pub resume: Option<PathBuf>,
+    /// The seed every random choice derives from.
+    #[arg(long, conflicts_with = "resume")]
+    pub seed: Option<u64>,
+    /// Openings (each played twice) of the closing match against the start weights (0: skip).
+    #[arg(long, default_value_t = 1000)]
+    pub verdict_openings: usize,
+    /// Do not draw plots at the end.
+    #[arg(long)]
+    pub no_plots: bool,
+}
+
+impl RunArgs {
+    /// The defaults of a new run of `--game` with `--optimizer` (SPSA's
+    /// stability constant follows `--rounds`).
+    pub fn defaults(&self) -> RunConfig {
+        if self.optimizer != Some(Optimizer::Spsa) {
+            return RunConfig::defaults(self.game);
+        }
+        let mut cfg = RunConfig::spsa_defaults(self.game);
+        if let (Some(rounds), Some(s)) = (self.rounds, cfg.spsa.as_mut()) {
+            s.big_a = (f64::from(rounds) / 10.0).round();
+        }
+        cfg
+    }
+
+    /// Applies the run's length, optimiser, seed and checks.
+    pub fn apply(&self, cfg: &mut RunConfig) -> Result<()> {
+        set(&mut cfg.rounds, self.rounds);
+        set(&mut cfg.max_games, self.max_games);
+        set(&mut cfg.optimizer, self.optimizer);
+        set(&mut cfg.seed, self.seed);
+        set(&mut cfg.check_every, self.check_every);
+        set(&mut cfg.check_openings, self.check_openings);
+        Ok(())
+    }
+}
+
+/// What a round plays.
+#[derive(clap::Args, Debug)]
+pub struct RoundArgs {
+    /// Challengers per round (C); the incumbent and the C challengers play a round robin.
+    #[arg(long, short = 'c', conflicts_with = "resume")]
+    pub challengers: Option<u32>,
+    /// Openings per pairing per round (G), each played with both colours
+    /// (default: 2000 on large boards, 200 on small ones).
+    #[arg(long, short = 'n', conflicts_with = "resume")]
+    pub openings: Option<u32>,
+    /// Draw each round's openings from a Gomocup offset-format file instead of at random.
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub openings_file: Option<PathBuf>,
+    /// Stones in each random opening (default: 4 on 9x9 and up, 2 on small boards).
+    #[arg(long, conflicts_with = "resume")]
+    pub stones: Option<u32>,
+}
+
+impl RoundArgs {
+    /// Applies the challengers, openings and opening stones.
+    pub fn apply(&self, cfg: &mut RunConfig) -> Result<()> {
+        for (given, flag) in [
+            (self.challengers.is_some(), "--challengers"),
+            (self.openings.is_some(), "--openings"),
+        ] {
+            random_only(cfg, given, flag)?;
+        }
+        set(&mut cfg.challengers, self.challengers);
+        set(&mut cfg.openings, self.openings);
+        set(&mut cfg.opening_stones, self.stones);
+        if let Some(p) = &self.openings_file {
+            cfg.openings_file = Some(p.display().to_string());
+        }
+        Ok(())
+    }
+}
+
+/// Random search's perturbation and selection.
+#[derive(clap::Args, Debug)]
+pub struct RandomSearchArgs {
+    /// How random search picks the round's champion. `best`: highest
+    /// wins - losses in a full round robin, incumbent kept on ties (the
+    /// original rule; cheap, but with few openings per pairing the winner
+    /// is often just the luckiest). `confirm`: as best, but the winning
+    /// challenger must then beat the incumbent on fresh openings
+    /// (--confirm-sprt or --confirm-games) to be adopted; use it when
+    /// rounds are noisy (small --openings) and a wrong adoption is costly.
+    /// `gauntlet`: challengers play only the incumbent, C pairings of
+    /// G*(C+1)/2 openings instead of C(C+1)/2 of G (same games); a
+    /// challenger must beat the incumbent head-to-head; use it for many
+    /// challengers. Measured comparison: docs/training.md. [default: best]
+    #[arg(long, value_name = "MODE")]
+    pub select: Option<Select>,
+    /// The perturbation's σ in round 1: every weight is multiplied by exp(σ·N(0,1))
+    /// and clamped to [1e-6, 1e9] (default: 0.3 on large boards, 0.5 on small ones).
+    #[arg(long, conflicts_with = "resume")]
+    pub sigma: Option<f64>,
+    /// σ halves every this many rounds (0: constant; the default on every board).
+    #[arg(long, value_name = "ROUNDS", conflicts_with = "resume")]
+    pub sigma_half_life: Option<f64>,
+    /// σ never shrinks below this.
+    #[arg(long, conflicts_with = "resume")]
+    pub sigma_min: Option<f64>,
+}
+
+impl RandomSearchArgs {
+    /// Applies σ's schedule and the selection mode.
+    pub fn apply(&self, cfg: &mut RunConfig) -> Result<()> {
+        for (given, flag) in [
+            (self.sigma.is_some(), "--sigma"),
+            (self.sigma_half_life.is_some(), "--sigma-half-life"),
+            (self.sigma_min.is_some(), "--sigma-min"),
+        ] {
+            random_only(cfg, given, flag)?;
+        }
+        set(&mut cfg.sigma, self.sigma);
+        set(&mut cfg.sigma_half_life, self.sigma_half_life);
+        set(&mut cfg.sigma_min, self.sigma_min);
+        if let Some(s) = self.select {
+            anyhow::ensure!(
+                cfg.optimizer == Optimizer::Random,
+                "--select applies to --optimizer random; SPSA has no selection"
+            );
+            cfg.select = s;
+        }
+        Ok(())
+    }
+}
+
+/// The confirmation match of `--select confirm`.
+#[derive(clap::Args, Debug)]
+pub struct ConfirmArgs {
+    /// --select confirm: decide the confirmation match by a pentanomial
+    /// SPRT: elo0=X,elo1=Y[,alpha=0.05,beta=0.05,model=normalized|logistic]
+    /// (default: elo0=-5,elo1=5, normalized Elo); the challenger is adopted
+    /// only if H1 is accepted.
+    #[arg(long, value_name = "PARAMS")]
+    pub confirm_sprt: Option<SprtParams>,
+    /// --select confirm with SPRT: the most openings (each with both colours)
+    /// before an undecided test counts as failed [default: 2000].
+    #[arg(long, value_name = "N")]
+    pub confirm_max_openings: Option<u32>,
+    /// --select confirm with SPRT: openings per batch between looks at the LLR [default: 200].
+    #[arg(long, value_name = "N")]
+    pub confirm_batch: Option<u32>,
+    /// --select confirm: decide by a fixed number of games instead (even;
+    /// N/2 openings with both colours), adopted if the challenger's score
+    /// reaches --confirm-threshold.
+    #[arg(long, value_name = "N", conflicts_with = "confirm_sprt")]
+    pub confirm_games: Option<u32>,
+    /// --confirm-games: the score (W + D/2)/N the challenger must reach [default: 0.55].
+    #[arg(long, value_name = "SCORE")]
+    pub confirm_threshold: Option<f64>,
+}
+
+impl ConfirmArgs {
+    /// Applies the confirmation settings; refused unless the run selects
+    /// by confirmation.
+    pub fn apply(&self, cfg: &mut RunConfig) -> Result<()> {
+        let flags = [
+            (self.confirm_sprt.is_some(), "--confirm-sprt"),
+            (
+                self.confirm_max_openings.is_some(),
+                "--confirm-max-openings",
+            ),
+            (self.confirm_batch.is_some(), "--confirm-batch"),
+            (self.confirm_games.is_some(), "--confirm-games"),
+            (self.confirm_threshold.is_some(), "--confirm-threshold"),
+        ];
+        let confirming = cfg.optimizer == Optimizer::Random && cfg.select == Select::Confirm;
+        if let Some((_, flag)) = flags.iter().find(|(given, _)| *given) {
+            anyhow::ensure!(confirming, "{flag} applies to --select confirm");
+        }
+        if !confirming {
+            return Ok(());
+        }
+        let mut c = cfg.confirm.clone().unwrap_or_default();
+        if let Some(p) = self.confirm_sprt {
+            c.sprt = Some(p);
+            c.games = None;
+        }
+        if let Some(g) = self.confirm_games {
+            c.games = Some(g);
+            c.sprt = None;
+        }
+        set(&mut c.max_openings, self.confirm_max_openings);
+        set(&mut c.batch, self.confirm_batch);
+        if let Some(v) = self.confirm_threshold {
+            anyhow::ensure!(
+                c.games.is_some(),
+                "--confirm-threshold applies to --confirm-games (an SPRT decides by its own bounds)"
+            );
+            c.threshold = v;
+        }
+        cfg.confirm = Some(c);
+        Ok(())
+    }
+}
+
+/// SPSA's gains and games.
+#[derive(clap::Args, Debug)]
+pub struct SpsaArgs {
+    /// SPSA step gain a: a_k = a/(A+k+1)^alpha, the log-space step per unit of
+    /// score difference [default: 4].
+    #[arg(long, value_name = "A")]
+    pub spsa_a: Option<f64>,
+    /// SPSA perturbation c: c_k = c/(k+1)^gamma, in log-space [default: 0.2,
+    /// i.e. theta+- = weights x e^(+-0.2)].
+    #[arg(long, value_name = "C")]
+    pub spsa_c: Option<f64>,
+    /// SPSA stability constant A [default: a tenth of the steps].
+    #[arg(long = "spsa-A", value_name = "A")]
+    pub spsa_big_a: Option<f64>,
+    /// SPSA step gain exponent alpha, 0 < alpha < 1 [default: 0.602].
+    #[arg(long, value_name = "ALPHA")]
+    pub spsa_alpha: Option<f64>,
+    /// SPSA perturbation exponent gamma, 0 <= gamma < alpha [default: 0.101].
+    #[arg(long, value_name = "GAMMA")]
+    pub spsa_gamma: Option<f64>,
+    /// SPSA openings per step, each played with both colours by theta+ and
+    /// theta- [default: 1000 on large boards, 100 on small ones].
+    #[arg(long, value_name = "N")]
+    pub spsa_openings: Option<u32>,
+}
+
+impl SpsaArgs {
+    /// Applies the SPSA settings; refused unless the run uses SPSA.
+    pub fn apply(&self, cfg: &mut RunConfig) -> Result<()> {
+        let flags = [
+            (self.spsa_a.is_some(), "--spsa-a"),
+            (self.spsa_c.is_some(), "--spsa-c"),
+            (self.spsa_big_a.is_some(), "--spsa-A"),
+            (self.spsa_alpha.is_some(), "--spsa-alpha"),
+            (self.spsa_gamma.is_some(), "--spsa-gamma"),
+            (self.spsa_openings.is_some(), "--spsa-openings"),
+        ];
+        let spsa = cfg.optimizer == Optimizer::Spsa;
+        if let Some((_, flag)) = flags.iter().find(|(given, _)| *given) {
+            anyhow::ensure!(spsa, "{flag} applies to --optimizer spsa");
+        }
+        if !spsa {
+            return Ok(());
+        }
+        let mut s = cfg.spsa_config();
+        set(&mut s.a, self.spsa_a);
+        set(&mut s.c, self.spsa_c);
+        set(&mut s.big_a, self.spsa_big_a);
+        set(&mut s.alpha, self.spsa_alpha);
+        set(&mut s.gamma, self.spsa_gamma);
+        set(&mut s.openings, self.spsa_openings);
+        cfg.spsa = Some(s);
+        Ok(())
+    }
+}
+
+impl Args {
+    /// Applies every group to `cfg`, in the order their refusals are
+    /// checked: the run, the round, random search, confirmation, SPSA.
+    pub fn apply(&self, cfg: &mut RunConfig) -> Result<()> {
+        self.run.apply(cfg)?;
+        self.round.apply(cfg)?;
+        self.random.apply(cfg)?;
+        self.confirm.apply(cfg)?;
+        self.spsa.apply(cfg)
+    }
+}
+
+/// `*slot = value` when a flag gave one.
+fn set<T>(slot: &mut T, value: Option<T>) {
+    if let Some(v) = value {
+        *slot = v;
+    }
+}
+
+/// Refuses a random-search flag in an SPSA run.
+fn random_only(cfg: &RunConfig, given: bool, flag: &str) -> Result<()> {
+    anyhow::ensure!(
+        !given || cfg.optimizer != Optimizer::Spsa,
+        "{flag} applies to --optimizer random; SPSA uses --spsa-c (perturbation) and --spsa-openings (games per step)"
+    );
+    Ok(())
+}
+
+/// The flag that sets `field`, for the settings whose messages name it.
+fn flag_for(field: Field) -> Option<&'static str> {
+    Some(match field {
+        Field::ConfirmSprt => "--confirm-sprt",
+        Field::ConfirmMaxOpenings => "--confirm-max-openings",
+        Field::ConfirmBatch => "--confirm-batch",
+        Field::ConfirmGames => "--confirm-games",
+        Field::ConfirmThreshold => "--confirm-threshold",
+        Field::SpsaA => "--spsa-a",
+        Field::SpsaC => "--spsa-c",
+        Field::SpsaBigA => "--spsa-A",
+        Field::SpsaAlpha => "--spsa-alpha",
+        Field::SpsaGamma => "--spsa-gamma",
+        Field::SpsaOpenings => "--spsa-openings",
+        _ => return None,
+    })
+}
+
+/// The flags that select a run's method and its settings, as a command
+/// line would give them.
+fn method_flags(c: &RunConfig) -> String {
+    match c.optimizer {
+        Optimizer::Spsa => {
+            let s = c.spsa_config();
+            format!(
+                "--optimizer spsa --spsa-a {} --spsa-c {} --spsa-A {} --spsa-alpha {} --spsa-gamma {} --spsa-openings {}",
+                s.a, s.c, s.big_a, s.alpha, s.gamma, s.openings
+            )
+        }
+        Optimizer::Random if c.select == Select::Confirm => {
+            let cc = c.confirm_config();
+            match (cc.sprt, cc.games) {
+                (Some(p), _) => format!(
+                    "--select confirm --confirm-sprt {p} --confirm-max-openings {} --confirm-batch {}",
+                    cc.max_openings, cc.batch
+                ),
+                (None, g) => format!(
+                    "--select confirm --confirm-games {} --confirm-threshold {}",
+                    g.unwrap_or(0),
+                    cc.threshold
+                ),
+            }
+        }
+        Optimizer::Random => format!("--optimizer random --select {}", c.select),
+    }
+}
+
+/// A training error in the command line's words: a setting is named by
+/// its flag. `resumed` is the run folder, its configuration and the one
+/// asked for, when a resumed run was reconfigured.
+pub fn worded(e: TrainError, resumed: Option<(&Path, &RunConfig, &RunConfig)>) -> anyhow::Error {
+    let (field, problem) = match &e {
+        TrainError::Config { field, problem } => (*field, problem),
+        TrainError::Frozen => {
+            return anyhow::anyhow!("bad setting resume: only --rounds, --max-games, --optimizer, --select and their settings can change when a run is resumed")
+        }
+        _ => return anyhow::Error::new(e),
+    };
+    let key = |f: Field| flag_for(f).unwrap_or(f.as_str());
+    let text = match (problem, flag_for(field)) {
+        (Problem::Value { value, rule }, Some(flag)) => format!("{flag} {value}: {rule}"),
+        (Problem::Zero, Some(flag)) => format!("{flag} must be at least 1"),
+        (Problem::Other(text), Some(flag)) => format!("{flag}: {text}"),
+        (Problem::Both(a, b), _) => format!("give either {} or {}, not both", key(*a), key(*b)),
+        (Problem::Neither(a, b), _) => format!("give {} or {}", key(*a), key(*b)),
+        (Problem::PlayerHasWeights { spec }, _) => format!(
+            "{spec:?}: the trainer supplies the weights; give the start weights with --start instead"
+        ),
+        (Problem::Switch, _) => match resumed {
+            Some((path, was, new)) => {
+                let what = match field {
+                    Field::Optimizer => format!("--optimizer {}", new.optimizer),
+                    Field::Select => format!("--select {}", new.select),
+                    Field::Spsa => "other SPSA settings".into(),
+                    _ => "other confirmation settings".into(),
+                };
+                format!(
+                    "{} was trained with {}; resuming it with {what} would change how the rest of the run trains: pass --force to switch, or start a new run",
+                    path.display(),
+                    method_flags(was)
+                )
+            }
+            None => problem.to_string(),
+        },
+        _ => problem.to_string(),
+    };
+    anyhow::anyhow!("bad setting {field}: {text}")
+}

@@ -1,0 +1,122 @@
+//! `mnk train`: self-play training into a run folder, with a progress bar,
+//! plots and a closing verdict.
+//!
+//! [`run`] is a pipeline: open a new run or resume one (the flag groups of
+//! [`Args`] apply themselves to its configuration either way), say what it
+//! will do, train with a [`progress::Progress`] observer, report, draw the
+//! plots, play the verdict.
+
+mod args;
+mod progress;
+mod report;
+
+pub use args::Args;
+
+use mnk::eval::{shipped_weights, Weights};
+use mnk::train::{StartWeights, TrainError, Trainer};
+use anyhow::{Context, Result};
+use args::worded;
+use progress::{stop_on_ctrl_c, Progress};
+use std::path::Path;
+use std::time::Instant;
+
+/// Runs `mnk train`.
+pub fn run(a: Args) -> Result<()> {
+    let mut trainer = match &a.run.resume {
+        Some(dir) => resume(&a, dir)?,
+        None => create(&a)?,
+    };
+    for note in trainer.notes() {
+        eprintln!("note: {note}");
+    }
+    let started = Instant::now();
+    let commit = trainer.commit_guard();
+    let mut progress = Progress::new(&trainer, !a.run.no_plots, commit.clone());
+    stop_on_ctrl_c(&trainer, progress.bar.clone())?;
+    let result = trainer.run(&mut progress);
+    progress.finish();
+    result?;
+    let secs = started.elapsed().as_secs_f64();
+    report::print_summary(&trainer, progress.games, progress.round_seconds, secs);
+    // The run is complete and saved: plots that cannot be drawn (a full
+    // disk) do not cost the verdict, but they make the exit status 1.
+    let plot_error = if a.run.no_plots {
+        None
+    } else {
+        let _writing = commit.hold();
+        plots(&trainer).err()
+    };
+    if a.run.verdict_openings > 0 {
+        let v = trainer.verdict(a.run.verdict_openings)?;
+        println!("verdict: {}", v.summary());
+    }
+    match plot_error {
+        None => Ok(()),
+        Some(e) => Err(anyhow::Error::new(e).context(format!(
+            "the plots could not be drawn (the training is complete; draw them later with: mnk plot {})",
+            trainer.dir().path().display()
+        ))),
+    }
+}
+
+/// Starts a new run from the flags.
+fn create(a: &Args) -> Result<Trainer> {
+    let rules = a.run.game;
+    let mut cfg = a.run.defaults();
+    a.apply(&mut cfg)?;
+    cfg.player = a.run.player.clone();
+    cfg.start = a.run.start.to_string();
+    cfg.name = match &a.run.name {
+        Some(n) => n.clone(),
+        None => report::free_name(&a.run.runs_dir, &rules.to_string()),
+    };
+    let start = match &a.run.start {
+        StartWeights::Shipped => shipped_weights(rules),
+        StartWeights::Flat => Weights::flat(rules),
+        StartWeights::File(p) => {
+            Weights::load(p, rules, false).with_context(|| format!("--start {}", p.display()))?
+        }
+    };
+    let t =
+        Trainer::create(cfg, start, &a.run.runs_dir, a.run.force).map_err(|e| worded(e, None))?;
+    println!("{}", report::plan(&t));
+    Ok(t)
+}
+
+/// Resumes the run in `dir`, with the flags that may change.
+fn resume(a: &Args, dir: &Path) -> Result<Trainer> {
+    let mut t = Trainer::resume(dir).map_err(|e| match e {
+        // The message already names the folder and what to do.
+        TrainError::Locked { .. } => anyhow::Error::new(e),
+        e => worded(e, None).context(format!("cannot resume {}", dir.display())),
+    })?;
+    let mut cfg = t.config().clone();
+    a.apply(&mut cfg)?;
+    let (path, was) = (t.dir().path().to_path_buf(), t.config().clone());
+    t.reconfigure(cfg.clone(), a.run.force)
+        .map_err(|e| worded(e, Some((&path, &was, &cfg))))
+        .with_context(|| format!("cannot resume {}", dir.display()))?;
+    println!("{}", report::resuming(&t));
+    Ok(t)
+}
+
+/// Draws the run's plots and lists the PNG files, or says they were not
+/// drawn.
+fn plots(t: &Trainer) -> Result<(), mnk::plot::PlotError> {
+    match mnk::plot::plot_run(t.dir().path()) {
+        Ok(files) => {
+            println!("plots: {}", t.dir().plots().display());
+            for f in files
+                .iter()
+                .filter(|f| f.extension().is_some_and(|e| e == "png"))
+            {
+                println!("  {}", f.display());
+            }
+            Ok(())
+        }
+        Err(e) => {
+            println!("plots: not drawn (see the error below)");
+            Err(e)
+        }
+    }
+}

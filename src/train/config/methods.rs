@@ -1,0 +1,71 @@
+//! The choices of method: where the start weights come from, the
+//! optimiser and random search's selection mode.
+
+use crate::util::string_enum;
+
+/// Where the starting weights come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StartWeights {
+    /// The shipped weights for the game ([`crate::eval::shipped_weights`]).
+    Shipped,
+    /// Every weight 1 ([`crate::eval::Weights::flat`]): a deliberately poor start.
+    Flat,
+    /// A weights file.
+    File(std::path::PathBuf),
+}
+
+impl std::str::FromStr for StartWeights {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "shipped" => StartWeights::Shipped,
+            "flat" => StartWeights::Flat,
+            _ => StartWeights::File(s.into()),
+        })
+    }
+}
+
+impl std::fmt::Display for StartWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartWeights::Shipped => f.write_str("shipped"),
+            StartWeights::Flat => f.write_str("flat"),
+            StartWeights::File(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
+string_enum! {
+    /// How the weights are improved.
+    #[derive(Default)]
+    pub enum Optimizer("optimiser") {
+        /// The original program's random search: perturb the incumbent into C
+        /// challengers, play them, keep the winner ([`Select`] says how).
+        #[default]
+        Random = "random",
+        /// Simultaneous perturbation stochastic approximation: every step moves
+        /// all weights at once along a noisy gradient estimate from one paired
+        /// match between θ+ and θ− ([`SpsaConfig`](crate::train::SpsaConfig)).
+        Spsa = "spsa",
+    }
+}
+
+string_enum! {
+    /// How random search picks the round's champion.
+    #[derive(Default)]
+    pub enum Select("selection mode") {
+        /// The original rule: a full round robin, the best wins − losses takes
+        /// over, the incumbent stays on a tie.
+        #[default]
+        Best = "best",
+        /// As `best`, but a challenger that wins the round robin must then beat
+        /// the incumbent in a confirmation match on fresh openings (SPRT or a
+        /// fixed number of games with a score threshold) to be adopted.
+        Confirm = "confirm",
+        /// The challengers play the incumbent only (C pairings instead of
+        /// C(C+1)/2), each over more openings for the same games per round;
+        /// the challenger with the best wins − losses against the incumbent
+        /// takes over if that is above 0.
+        Gauntlet = "gauntlet",
+    }
+}

@@ -1,0 +1,311 @@
+//! The run configuration: everything that decides a training run, saved as
+//! `run.toml` so that a run can be resumed or repeated exactly: defaults,
+//! the σ schedule, pairings, and the TOML text.
+
+mod confirm;
+mod methods;
+mod spsa;
+mod validate;
+
+pub use confirm::ConfirmConfig;
+pub use methods::{Optimizer, Select, StartWeights};
+pub use spsa::SpsaConfig;
+pub use validate::check_name;
+
+use super::player::TrainedPlayer;
+use super::setting::{Field, Problem};
+use super::TrainError;
+use crate::arena::OpeningStyle;
+use crate::eval::MAX_WEIGHT;
+use crate::game::Rules;
+use crate::players::{PlayerSpec, Solver};
+use serde::{Deserialize, Serialize};
+
+/// The version of the run folder layout written in `run.toml`.
+///
+/// - 1: random search with `best` selection only; `rounds.csv` has no mode,
+///   confirmation or SPSA columns. Still read, shown, plotted and resumed
+///   (in format 1), but not switched to another optimiser or selection mode.
+/// - 2: adds the optimiser (`random`, `spsa`), the selection mode (`best`,
+///   `confirm`, `gauntlet`), their settings, `max_games`, and the matching
+///   `rounds.csv` columns.
+pub const FORMAT: u32 = 2;
+
+/// The oldest run folder format this version reads.
+pub const OLDEST_FORMAT: u32 = 1;
+
+/// The smallest weight a perturbation may produce. Weights are multiplied
+/// by `exp(σ·z)`, so they never reach 0 or change sign; this floor only
+/// keeps a long downward random walk from underflowing into meaningless
+/// tiny numbers.
+pub const MIN_WEIGHT: f64 = 1e-6;
+
+/// Everything that decides a run. Written to `run.toml`; the start weights
+/// themselves are in `rounds.csv` (round 0) and `weights/round-0000.toml`,
+/// so a run folder does not depend on files outside it.
+///
+/// Every random choice of round `r` comes from generators seeded with
+/// `(seed, stream, r)` ([`crate::arena::derive_seed`]), so a run is a pure
+/// function of this configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    /// Run folder layout version ([`FORMAT`]).
+    pub format: u32,
+    /// The run's name (its folder under the runs directory).
+    pub name: String,
+    /// The trained player's spec: `greedy` or `search:depth=2,width=9`.
+    pub player: String,
+    /// Where the start weights came from: `shipped`, `flat` or a file path
+    /// (informative; the weights are copied into the run folder).
+    pub start: String,
+    /// The seed every random choice derives from.
+    pub seed: u64,
+    /// Number of rounds (SPSA: steps).
+    pub rounds: u32,
+    /// Stop after the first round at which the games played so far
+    /// (round robins, confirmations and SPSA steps; not checks) reach this
+    /// many; 0: no limit, `rounds` alone decides.
+    #[serde(default)]
+    pub max_games: u64,
+    /// How the weights are improved: `random` search or `spsa`.
+    #[serde(default)]
+    pub optimizer: Optimizer,
+    /// How random search picks the champion: `best`, `confirm` or
+    /// `gauntlet` (ignored by SPSA).
+    #[serde(default)]
+    pub select: Select,
+    /// Challengers per round (C); the round robin has C + 1 players.
+    pub challengers: u32,
+    /// Openings per pairing per round (G); each is played with both colours.
+    pub openings: u32,
+    /// The openings file the run draws from (informative; a copy is kept
+    /// as `openings.txt` in the run folder and that copy is used).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings_file: Option<String>,
+    /// Stones in each random opening.
+    pub opening_stones: u32,
+    /// Random opening stones lie within this Chebyshev distance of the centre.
+    pub opening_radius: u32,
+    /// The perturbation's σ in round 1: each weight is multiplied by
+    /// `exp(σ·N(0,1))`.
+    pub sigma: f64,
+    /// σ halves every this many rounds (0: σ stays constant).
+    pub sigma_half_life: f64,
+    /// σ never shrinks below this.
+    pub sigma_min: f64,
+    /// Perturbed weights are clamped to `[min_weight, max_weight]`.
+    pub min_weight: f64,
+    /// See `min_weight`; at most [`MAX_WEIGHT`].
+    pub max_weight: f64,
+    /// Check the incumbent every this many rounds (and after round 0 and the
+    /// last round); 0 never checks.
+    pub check_every: u32,
+    /// Openings (each played twice) per reference in the checks of large
+    /// boards.
+    pub check_openings: u32,
+    /// The confirmation match of `select = "confirm"` (defaults when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirm: Option<ConfirmConfig>,
+    /// The SPSA settings of `optimizer = "spsa"` (defaults when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spsa: Option<SpsaConfig>,
+    /// The game.
+    pub game: Rules,
+}
+
+/// Whether the exact-player checks apply to a game: its board is small
+/// enough for the solver from the empty board.
+pub fn is_small(rules: Rules) -> bool {
+    rules.cells() <= Solver::DEFAULT_LIMIT
+}
+
+impl RunConfig {
+    /// The embedded defaults for a game.
+    ///
+    /// - Large boards (gomoku): 100 rounds of 4 challengers, 2000 openings
+    ///   per pairing (10 pairings × 4000 games = 40,000 games a round, 4M
+    ///   games in all: about 3 minutes on 2 cores), a constant σ = 0.3, a
+    ///   check against the references every 10 rounds on 500 paired
+    ///   openings (1000 games each). A σ that shrinks to near 0 made the
+    ///   selection a coin toss between near-identical players, and the
+    ///   incumbent drifted (seen as lost Elo after round 60); with a
+    ///   constant σ the challengers differ enough that a noisy win rarely
+    ///   unseats the incumbent.
+    /// - Boards the exact player solves (tic-tac-toe, 4×4): 100 rounds,
+    ///   200 openings of 2 stones, a constant σ = 0.5, checked every round
+    ///   (every 10 when over 9 cells). On tic-tac-toe from flat weights
+    ///   this reached at least 95% agreement for 14 of 16 seeds (seed 1
+    ///   included); a shrinking σ or 1-stone openings did worse.
+    pub fn defaults(game: Rules) -> RunConfig {
+        let style = OpeningStyle::default_for(game);
+        let small = is_small(game);
+        RunConfig {
+            format: FORMAT,
+            name: String::new(),
+            player: "greedy".into(),
+            start: "shipped".into(),
+            seed: 1,
+            rounds: 100,
+            challengers: 4,
+            openings: if small { 200 } else { 2000 },
+            openings_file: None,
+            opening_stones: if small { 2 } else { style.stones as u32 },
+            opening_radius: style.radius as u32,
+            sigma: if small { 0.5 } else { 0.3 },
+            sigma_half_life: 0.0,
+            sigma_min: 0.05,
+            min_weight: MIN_WEIGHT,
+            max_weight: MAX_WEIGHT,
+            check_every: if small && game.cells() <= 9 { 1 } else { 10 },
+            check_openings: if small { 200 } else { 500 },
+            max_games: 0,
+            optimizer: Optimizer::Random,
+            select: Select::Best,
+            confirm: None,
+            spsa: None,
+            game,
+        }
+    }
+
+    /// The defaults of an SPSA run on this game: as [`RunConfig::defaults`]
+    /// but with `optimizer = "spsa"`, 2000 steps of 1000 openings on large
+    /// boards (4M games, as many as the random search defaults; 1000 steps
+    /// of 100 openings on small boards), a check every 200 (small: 100)
+    /// steps, and the [`SpsaConfig::defaults`].
+    pub fn spsa_defaults(game: Rules) -> RunConfig {
+        let small = is_small(game);
+        let steps = if small { 1000 } else { 2000 };
+        RunConfig {
+            optimizer: Optimizer::Spsa,
+            rounds: steps,
+            check_every: if small && game.cells() > 9 {
+                200
+            } else if small {
+                50
+            } else {
+                200
+            },
+            spsa: Some(SpsaConfig::defaults(steps, small)),
+            ..RunConfig::defaults(game)
+        }
+    }
+
+    /// The confirmation settings (the defaults if run.toml has none).
+    pub fn confirm_config(&self) -> ConfirmConfig {
+        self.confirm.clone().unwrap_or_default()
+    }
+
+    /// The SPSA settings (the defaults for `rounds` steps if run.toml has none).
+    pub fn spsa_config(&self) -> SpsaConfig {
+        self.spsa
+            .clone()
+            .unwrap_or_else(|| SpsaConfig::defaults(self.rounds, is_small(self.game)))
+    }
+
+    /// Openings per pairing of a random-search round: G, or under
+    /// `gauntlet` ⌊G·(C+1)/2⌋, so that its C pairings play as many games
+    /// as the C(C+1)/2 pairings of a full round robin.
+    pub fn openings_per_pairing(&self) -> u32 {
+        match self.select {
+            Select::Gauntlet => {
+                let g = u64::from(self.openings) * (u64::from(self.challengers) + 1) / 2;
+                g.clamp(1, u64::from(u32::MAX)) as u32
+            }
+            _ => self.openings,
+        }
+    }
+
+    /// The pairings of a random-search round among the incumbent (0) and
+    /// the challengers (1..=C): every pair for `best` and `confirm`, only
+    /// (0, i) for `gauntlet`.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        let n = self.challengers as usize + 1;
+        match self.select {
+            Select::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+            _ => (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect(),
+        }
+    }
+
+    /// The perturbation's σ in round `round` (1-based):
+    /// `max(sigma_min, sigma · 2^(−(round − 1)/sigma_half_life))`, or
+    /// `sigma` when the half-life is 0. Round 0 (the start) has σ = 0.
+    pub fn sigma_at(&self, round: u32) -> f64 {
+        if round == 0 {
+            return 0.0;
+        }
+        if self.sigma_half_life <= 0.0 {
+            return self.sigma;
+        }
+        let decayed = self.sigma * (-(f64::from(round - 1)) / self.sigma_half_life).exp2();
+        decayed.max(self.sigma_min.min(self.sigma))
+    }
+
+    /// The random-opening style.
+    pub fn opening_style(&self) -> OpeningStyle {
+        OpeningStyle {
+            stones: self.opening_stones as usize,
+            radius: self.opening_radius.min(255) as u8,
+        }
+    }
+
+    /// Whether a check follows round `round`.
+    pub fn checks_after(&self, round: u32) -> bool {
+        self.check_every > 0 && (round.is_multiple_of(self.check_every) || round == self.rounds)
+    }
+
+    /// The trained player.
+    ///
+    /// A search player's tables must fit in memory for every player a round
+    /// builds at once: each worker thread keeps its own copy of the
+    /// incumbent and every challenger. Checked here, before any game, so a
+    /// table too large is refused with `player` named rather than aborting
+    /// the process part-way through a round.
+    pub fn trained_player(&self) -> Result<TrainedPlayer, TrainError> {
+        let player = TrainedPlayer::parse(&self.player)?;
+        let per_thread = (self.challengers as usize + 1).max(2);
+        let copies = rayon::current_num_threads() * per_thread;
+        let holders = format!("players ({per_thread} per worker thread)");
+        PlayerSpec::ensure_memory(&[player.player_spec()], copies, &holders).map_err(|e| {
+            TrainError::Config {
+                field: Field::Player,
+                problem: Problem::Other(e.to_string()),
+            }
+        })?;
+        Ok(player)
+    }
+
+    /// The TOML text of `run.toml`, with a comment header. Fails rather
+    /// than write a file that could not be resumed (a setting TOML cannot
+    /// hold; [`RunConfig::validate`] refuses the ones known).
+    pub fn to_toml(&self) -> Result<String, TrainError> {
+        let body = toml::to_string(self).map_err(|e| TrainError::BadRunToml {
+            path: "run.toml".into(),
+            message: format!("cannot be written as TOML: {e}"),
+        })?;
+        Ok(format!(
+            "# mnk training run: the whole configuration. `mnk train --resume <run folder>`\n\
+             # continues the run; every random choice derives from `seed`.\n\
+             # sigma schedule: sigma_r = max(sigma_min, sigma * 2^(-(r-1)/sigma_half_life)).\n\
+             # Perturbation: w * exp(sigma_r * N(0,1)), clamped to [min_weight, max_weight].\n\
+             # optimizer: random (perturb, play, select) or spsa; select: best, confirm or gauntlet.\n\
+             # SPSA step k (from 0): a_k = a/(A+k+1)^alpha, c_k = c/(k+1)^gamma, in log-space:\n\
+             # theta+- = ln w +- c_k*delta, ln w += a_k*(score difference of theta+ over theta-)*delta.\n\n{body}"
+        ))
+    }
+
+    /// Parses `run.toml`; `path` names the file in errors.
+    pub fn from_toml(text: &str, path: &str) -> Result<RunConfig, TrainError> {
+        let cfg: RunConfig = toml::from_str(text).map_err(|e| TrainError::BadRunToml {
+            path: path.into(),
+            message: e.to_string().trim().replace('\n', " "),
+        })?;
+        cfg.validate().map_err(|e| TrainError::BadRunToml {
+            path: path.into(),
+            message: e.to_string(),
+        })?;
+        Ok(cfg)
+    }
+}

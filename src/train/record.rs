@@ -1,0 +1,295 @@
+//! The records of a training run: what a round, a confirmation match and
+//! an SPSA step produced. Plain data, written to and read from
+//! `rounds.csv`; the algorithms that fill them live in `round`, `confirm`
+//! and `spsa`.
+
+use super::config::{Optimizer, RunConfig, Select};
+use crate::arena::stats::{PairedTally, Tally};
+use crate::eval::Weights;
+use crate::util::string_enum;
+
+string_enum! {
+    /// Why the round's champion was chosen (the `reason` column of
+    /// `rounds.csv`).
+    pub enum Reason("reason") {
+        /// Round 0: the starting weights.
+        Start = "start",
+        /// The incumbent has the best score alone.
+        IncumbentBest = "incumbent-best",
+        /// The incumbent shares the best score with a challenger and is kept.
+        IncumbentTied = "incumbent-tied",
+        /// One challenger has the best score alone.
+        ChallengerBest = "challenger-best",
+        /// Several challengers share the best score, above the incumbent; the
+        /// lowest-numbered one wins.
+        ChallengerTied = "challenger-tied",
+        /// `confirm`: the round robin's winning challenger passed the
+        /// confirmation match and takes over.
+        Confirmed = "confirmed",
+        /// `confirm`: the round robin's winning challenger failed the
+        /// confirmation match; the incumbent stays.
+        NotConfirmed = "not-confirmed",
+        /// An SPSA step: θ moved along the step's gradient estimate.
+        SpsaStep = "spsa-step",
+    }
+}
+
+impl Reason {
+    /// Parses [`Reason::as_str`]'s words.
+    pub fn parse(s: &str) -> Option<Reason> {
+        s.parse().ok()
+    }
+}
+
+/// The result of a round (a random-search round or an SPSA step): what
+/// `rounds.csv` records.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundResult {
+    /// 0 for the start, then 1, 2, …
+    pub round: u32,
+    /// The optimiser that played this round.
+    pub optimizer: Optimizer,
+    /// The selection mode of a random-search round.
+    pub select: Select,
+    /// The perturbation's σ this round (0 in round 0 and SPSA steps).
+    pub sigma: f64,
+    /// Games played in the round robin (SPSA: between θ+ and θ−), not
+    /// counting a confirmation match.
+    pub games: u64,
+    /// Plies played over those games.
+    pub plies: u64,
+    /// W/D/L of every player over the whole round robin: index 0 is the
+    /// incumbent, 1..=C the challengers (empty for SPSA steps).
+    pub tallies: Vec<Tally>,
+    /// Index of the player that becomes the incumbent (0 for SPSA steps).
+    pub champion: usize,
+    /// Why the champion was chosen.
+    pub reason: Reason,
+    /// The confirmation match, if one was played.
+    pub confirm: Option<Confirmation>,
+    /// The SPSA step, for SPSA rounds.
+    pub spsa: Option<SpsaStep>,
+    /// The new incumbent (SPSA: θ after the step).
+    pub weights: Weights,
+}
+
+impl RoundResult {
+    /// Wins minus losses of player `i` (0 if there is no such player).
+    pub fn score(&self, i: usize) -> i64 {
+        self.tallies.get(i).map_or(0, score)
+    }
+
+    /// Every game of the round: the round robin or SPSA step plus the
+    /// confirmation match.
+    pub fn total_games(&self) -> u64 {
+        self.games + self.confirm.as_ref().map_or(0, |c| c.games())
+    }
+
+    /// The start row (round 0).
+    pub fn start(cfg: &RunConfig, weights: Weights) -> RoundResult {
+        RoundResult {
+            round: 0,
+            optimizer: cfg.optimizer,
+            select: cfg.select,
+            sigma: 0.0,
+            games: 0,
+            plies: 0,
+            tallies: vec![Tally::default(); cfg.challengers as usize + 1],
+            champion: 0,
+            reason: Reason::Start,
+            confirm: None,
+            spsa: None,
+            weights,
+        }
+    }
+
+    /// A sentence saying who won and why.
+    pub fn describe(&self) -> String {
+        let best = self.score(self.champion);
+        if self.select == Select::Gauntlet && self.reason != Reason::Start {
+            let (top, _) = best_challenger(&self.tallies);
+            return match self.reason {
+                Reason::IncumbentBest => format!(
+                    "incumbent kept: every challenger lost to it (best {:+})",
+                    self.score(top)
+                ),
+                Reason::IncumbentTied => {
+                    format!("incumbent kept: the best challenger only drew level ({:+})", self.score(top))
+                }
+                Reason::ChallengerTied => format!(
+                    "challenger {} takes over: {best:+} against the incumbent (tied with another challenger; lowest number wins)",
+                    self.champion
+                ),
+                _ => format!(
+                    "challenger {} takes over: {best:+} against the incumbent",
+                    self.champion
+                ),
+            };
+        }
+        match self.reason {
+            Reason::SpsaStep => match &self.spsa {
+                Some(s) => s.describe(),
+                None => "SPSA step".into(),
+            },
+            Reason::Confirmed | Reason::NotConfirmed => {
+                let c = self.confirm.as_ref();
+                let what = c.map_or(String::new(), |c| c.describe());
+                let cand = c.map_or(0, |c| c.candidate);
+                if self.reason == Reason::Confirmed {
+                    format!(
+                        "challenger {cand} takes over: {:+} in the round robin, confirmed: {what}",
+                        self.score(cand)
+                    )
+                } else {
+                    format!(
+                        "incumbent kept: challenger {cand} won the round robin ({:+}) but failed the confirmation: {what}",
+                        self.score(cand)
+                    )
+                }
+            }
+            Reason::Start => "the starting weights".into(),
+            Reason::IncumbentBest => format!("incumbent kept: best score {best:+}"),
+            Reason::IncumbentTied => {
+                format!("incumbent kept: ties the best score {best:+}")
+            }
+            Reason::ChallengerBest => format!(
+                "challenger {} takes over: {best:+} against the incumbent's {:+}",
+                self.champion,
+                self.score(0)
+            ),
+            Reason::ChallengerTied => format!(
+                "challenger {} takes over: {best:+} (tied with another challenger; lowest number wins) against the incumbent's {:+}",
+                self.champion,
+                self.score(0)
+            ),
+        }
+    }
+}
+
+/// A player's score in the round robin: wins minus losses.
+pub fn score(t: &Tally) -> i64 {
+    t.wins as i64 - t.losses as i64
+}
+
+/// The challenger with the best wins − losses (lowest index among ties)
+/// and whether it shares that score with another challenger; `(0, false)`
+/// without challengers.
+pub fn best_challenger(tallies: &[Tally]) -> (usize, bool) {
+    let mut best: Option<(usize, i64)> = None;
+    let mut tied = false;
+    for (i, t) in tallies.iter().enumerate().skip(1) {
+        let s = score(t);
+        match best {
+            Some((_, b)) if s < b => {}
+            Some((_, b)) if s == b => tied = true,
+            _ => {
+                best = Some((i, s));
+                tied = false;
+            }
+        }
+    }
+    (best.map_or(0, |(i, _)| i), tied)
+}
+
+string_enum! {
+    /// How a confirmation ended (the `confirm_verdict` column of
+    /// `rounds.csv`).
+    pub enum ConfirmVerdict("confirmation verdict") {
+        /// The SPRT accepted H1: the challenger is stronger. Adopted.
+        AcceptH1 = "accept-h1",
+        /// The SPRT accepted H0: the challenger is not stronger. Rejected.
+        AcceptH0 = "accept-h0",
+        /// The SPRT reached the most openings undecided. Rejected.
+        Inconclusive = "inconclusive",
+        /// The fixed-games score reached the threshold. Adopted.
+        Pass = "pass",
+        /// The fixed-games score fell short of the threshold. Rejected.
+        Fail = "fail",
+    }
+}
+
+impl ConfirmVerdict {
+    /// Parses [`ConfirmVerdict::as_str`]'s words.
+    pub fn parse(s: &str) -> Option<ConfirmVerdict> {
+        s.parse().ok()
+    }
+
+    /// Whether the challenger is adopted.
+    pub fn passed(self) -> bool {
+        matches!(self, ConfirmVerdict::AcceptH1 | ConfirmVerdict::Pass)
+    }
+}
+
+/// A confirmation match: challenger `candidate` against the incumbent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Confirmation {
+    /// The challenger's index in the round robin.
+    pub candidate: usize,
+    /// W/D/L and pentanomial, from the challenger's view.
+    pub tally: PairedTally,
+    /// The SPRT's log-likelihood ratio when it stopped (None for fixed games).
+    pub llr: Option<f64>,
+    /// How it ended.
+    pub verdict: ConfirmVerdict,
+}
+
+impl Confirmation {
+    /// Games played.
+    pub fn games(&self) -> u64 {
+        self.tally.games.games()
+    }
+
+    /// Whether the challenger is adopted.
+    pub fn passed(&self) -> bool {
+        self.verdict.passed()
+    }
+
+    /// One phrase: verdict, score, games and LLR.
+    pub fn describe(&self) -> String {
+        let llr = self.llr.map_or(String::new(), |l| format!(", LLR {l:+.2}"));
+        format!(
+            "{} ({:.1}% over {} games{llr})",
+            self.verdict.as_str(),
+            100.0 * self.tally.games.score(),
+            self.games()
+        )
+    }
+}
+
+/// What an SPSA step records.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpsaStep {
+    /// The step's index among the run's SPSA steps (from 0).
+    pub k: u32,
+    /// The step gain `a_k`.
+    pub a_k: f64,
+    /// The perturbation size `c_k`.
+    pub c_k: f64,
+    /// θ+ against θ−, from θ+'s view.
+    pub tally: PairedTally,
+}
+
+impl SpsaStep {
+    /// θ+'s score minus θ−'s: `(W − L)/N` (0 without games).
+    pub fn score_diff(&self) -> f64 {
+        let t = &self.tally.games;
+        let n = t.games();
+        if n == 0 {
+            0.0
+        } else {
+            (t.wins as f64 - t.losses as f64) / n as f64
+        }
+    }
+
+    /// One phrase for logs.
+    pub fn describe(&self) -> String {
+        format!(
+            "SPSA step {}: a_k {:.4}, c_k {:.4}, theta+ vs theta- {} (difference {:+.4})",
+            self.k,
+            self.a_k,
+            self.c_k,
+            self.tally.games,
+            self.score_diff()
+        )
+    }
+}
