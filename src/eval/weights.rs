@@ -8,7 +8,7 @@
 //! least [`TXT_DIGITS`] significant digits (or refuses), and import divides
 //! a group that is too large by a power of ten.
 
-use super::shape::{Shape, SHAPES};
+use super::shape::{Shape, SHAPES, WEIGHTED};
 use crate::game::{Rule, Rules};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -82,9 +82,9 @@ pub struct Weights {
     /// Multiplies a cell's defence value (the opponent's shapes it breaks).
     pub defence: f64,
     /// Added for the side whose shapes they are.
-    pub own: [f64; 7],
+    pub own: [f64; WEIGHTED],
     /// Counted for the opponent's shapes (subtracted in a board value).
-    pub opp: [f64; 7],
+    pub opp: [f64; WEIGHTED],
 }
 
 impl Weights {
@@ -118,15 +118,15 @@ impl Weights {
             game,
             attack: 1.0,
             defence: 1.0,
-            own: [1.0; 7],
-            opp: [1.0; 7],
+            own: [1.0; WEIGHTED],
+            opp: [1.0; WEIGHTED],
         };
         w.truncate_to_game();
         w
     }
 
     fn truncate_to_game(&mut self) {
-        for i in self.shape_count()..7 {
+        for i in self.shape_count()..WEIGHTED {
             self.own[i] = 0.0;
             self.opp[i] = 0.0;
         }
@@ -815,9 +815,9 @@ fn txt_names(k: u8) -> Vec<String> {
         let base = if k == 5 {
             match s {
                 Shape::Win => "five".to_string(),
-                Shape::Closed1 => "four".to_string(),
-                Shape::Closed2 => "three".to_string(),
-                Shape::Closed3 => "two".to_string(),
+                Shape::ClosedIn1 => "four".to_string(),
+                Shape::ClosedIn2 => "three".to_string(),
+                Shape::ClosedIn3 => "two".to_string(),
                 _ => s.name(k),
             }
         } else {
@@ -832,12 +832,12 @@ fn txt_names(k: u8) -> Vec<String> {
 fn describe(s: Shape, k: u8) -> String {
     match s {
         Shape::Win => format!("{k} in a row"),
-        Shape::Open1 => "two empty cells would each complete a win (unstoppable)".into(),
-        Shape::Closed1 => "exactly one empty cell would complete a win".into(),
-        Shape::Open2 => format!("one move makes an open{}", k - 1),
-        Shape::Closed2 => format!("one move makes a closed{} but no open{}", k - 1, k - 1),
-        Shape::Open3 => format!("one move makes an open{}", k - 2),
-        Shape::Closed3 => format!("one move makes a closed{} but no open{}", k - 2, k - 2),
+        Shape::OpenIn1 => "two empty cells would each complete a win (unstoppable)".into(),
+        Shape::ClosedIn1 => "exactly one empty cell would complete a win".into(),
+        Shape::OpenIn2 => format!("one move makes an open{}", k - 1),
+        Shape::ClosedIn2 => format!("one move makes a closed{} but no open{}", k - 1, k - 1),
+        Shape::OpenIn3 => format!("one move makes an open{}", k - 2),
+        Shape::ClosedIn3 => format!("one move makes a closed{} but no open{}", k - 2, k - 2),
         Shape::None => String::new(),
     }
 }
