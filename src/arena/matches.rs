@@ -13,7 +13,7 @@
 
 use super::game::{play_game, GameError};
 use super::openings::Opening;
-use super::stats::{Outcome as Res, PairedTally};
+use super::stats::{GameResult, PairedTally, Tally};
 use crate::game::{Board, Color, Move, Outcome, Rules};
 use crate::players::{Player, Rng};
 use rand::SeedableRng;
@@ -50,7 +50,7 @@ pub struct PlayedGame {
 
 impl PlayedGame {
     /// The result for player A.
-    pub fn a_result(&self) -> Res {
+    pub fn a_result(&self) -> GameResult {
         result_for(
             self.outcome,
             if self.a_black {
@@ -145,11 +145,11 @@ impl MatchReport {
 /// A builds players on demand, one set per worker thread.
 pub type Factory<'a> = &'a (dyn Fn() -> Box<dyn Player> + Sync);
 
-fn result_for(outcome: Outcome, side: Color) -> Res {
+fn result_for(outcome: Outcome, side: Color) -> GameResult {
     match outcome {
-        Outcome::Draw => Res::Draw,
-        Outcome::Win(c) if c == side => Res::Win,
-        Outcome::Win(_) => Res::Loss,
+        Outcome::Draw => GameResult::Draw,
+        Outcome::Win(c) if c == side => GameResult::Win,
+        Outcome::Win(_) => GameResult::Loss,
     }
 }
 
@@ -204,7 +204,7 @@ fn play_match(
     keep: Kept,
 ) -> Result<MatchReport, GameError> {
     let start = Instant::now();
-    type PairResult = Result<(Res, Res, u64, Vec<PlayedGame>), GameError>;
+    type PairResult = Result<(GameResult, GameResult, u64, Vec<PlayedGame>), GameError>;
     let per_opening: Vec<PairResult> = openings
         .par_iter()
         .enumerate()
@@ -270,8 +270,8 @@ pub struct RoundRobinReport {
 
 impl RoundRobinReport {
     /// Wins, draws and losses of every player over all its games.
-    pub fn per_player(&self, n: usize) -> Vec<super::stats::Tally> {
-        let mut out = vec![super::stats::Tally::default(); n];
+    pub fn per_player(&self, n: usize) -> Vec<Tally> {
+        let mut out = vec![Tally::default(); n];
         for &((i, j), t) in &self.pairs {
             out[i].merge(&t.games);
             out[j].merge(&t.games.reversed());
@@ -294,7 +294,7 @@ pub fn round_robin(
     let tasks: Vec<(usize, usize)> = (0..pairs.len())
         .flat_map(|p| (0..openings.len()).map(move |o| (p, o)))
         .collect();
-    let results: Vec<Result<(usize, Res, Res, u64), GameError>> = tasks
+    let results: Vec<Result<(usize, GameResult, GameResult, u64), GameError>> = tasks
         .par_iter()
         .map_init(
             || {
