@@ -3,8 +3,9 @@
 //! Every game gets its own generator seeded from (match seed, pairing,
 //! opening, colour), and results are gathered in task order, so the
 //! outcome of a match never depends on the number of threads or on which
-//! thread played which game. Players are built once per worker thread and
-//! reset between games ([`Player::new_game`]).
+//! thread played which game. Players are built once per rayon job (a few
+//! dozen per match, not one per game) and reset between games
+//! ([`Player::new_game`]).
 //!
 //! [`run_match_observed`] also hands each game to a callback the moment it
 //! ends (in whatever order the threads finish them); [`MatchReport::from_games`]
@@ -41,10 +42,13 @@ pub fn game_rng(base: u64, parts: &[u64]) -> Rng {
 /// One game of a match, kept when records are asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedGame {
+    /// The opening's number in the match (counting from `first_opening`).
     pub opening: usize,
     /// Whether player A had black.
     pub a_black: bool,
+    /// Every move of the game, the opening's included.
     pub moves: Vec<Move>,
+    /// How it ended.
     pub outcome: Outcome,
 }
 
@@ -75,17 +79,24 @@ pub type OnGame<'a> = &'a (dyn Fn(&PlayedGame) + Sync);
 /// The result of a match, from player A's view.
 #[derive(Clone, Debug, Default)]
 pub struct MatchReport {
+    /// A's results: every game, and every opening's pair of games.
     pub tally: PairedTally,
+    /// Moves played in all games, openings included.
     pub plies: u64,
+    /// The games themselves, in match order, when they were asked for
+    /// (else empty).
     pub games: Vec<PlayedGame>,
+    /// Wall-clock time of the match.
     pub elapsed: Duration,
 }
 
 impl MatchReport {
+    /// Number of games counted.
     pub fn games_played(&self) -> u64 {
         self.tally.games.games()
     }
 
+    /// Adds a later part of the same match (another batch of openings).
     pub fn merge(&mut self, other: MatchReport) {
         self.tally.merge(&other.tally);
         self.plies += other.plies;
@@ -262,9 +273,13 @@ fn play_match(
 /// player's view, in the order of `pairs`.
 #[derive(Clone, Debug, Default)]
 pub struct RoundRobinReport {
+    /// Each pairing `(i, j)` of player indices with `i`'s results.
     pub pairs: Vec<((usize, usize), PairedTally)>,
+    /// Moves played in all games, openings included.
     pub plies: u64,
+    /// Games played.
     pub games: u64,
+    /// Wall-clock time of the round robin.
     pub elapsed: Duration,
 }
 

@@ -24,6 +24,24 @@ pub const WIN: f64 = 1e15;
 pub const LOSS: f64 = -WIN;
 
 /// Incrementally maintained shapes and cell scores for one weight set.
+///
+/// ```
+/// use mnk::eval::{shipped_weights, Evaluator, Shape};
+/// use mnk::game::{Board, Color, Move, Rules};
+/// let mv = |s: &str| s.parse::<Move>().unwrap();
+/// let mut e = Evaluator::new(shipped_weights(Rules::GOMOKU));
+/// let before = e.scores(Color::White).to_vec();
+/// e.play(mv("h8"), Color::Black, Board::new(Rules::GOMOKU).hash());
+/// // An occupied cell can never be chosen; next to the stone, white
+/// // breaks black's two-in-a-row, which a far corner does not.
+/// assert_eq!(e.score(mv("h8"), Color::White), f64::NEG_INFINITY);
+/// assert_eq!(e.shapes_at(mv("h9"), Color::Black)[1], Shape::OpenIn3);
+/// assert!(e.score(mv("h9"), Color::White) > e.score(mv("a1"), Color::White));
+/// // Taking the move back restores every score exactly.
+/// e.undo();
+/// assert_eq!(e.scores(Color::White), &before[..]);
+/// assert_eq!(e.ply(), 0);
+/// ```
 #[derive(Clone)]
 pub struct Evaluator {
     geo: Arc<Geometry>,
@@ -138,10 +156,12 @@ impl Evaluator {
         }
     }
 
+    /// The weight set in use.
     pub fn weights(&self) -> &Weights {
         &self.weights
     }
 
+    /// The game of the weights.
     pub fn rules(&self) -> &Rules {
         &self.geo.rules
     }

@@ -211,6 +211,7 @@ impl Classifier {
         Classifier { k, rule, r, memo }
     }
 
+    /// The window radius: cells each side of the centre.
     pub fn radius(&self) -> usize {
         self.r
     }

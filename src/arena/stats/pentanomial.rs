@@ -16,6 +16,25 @@ use super::{GameResult, ScoreError, Tally};
 /// `[LL, LD+DL, LW+DD+WL, DW+WD, WW]`. The five bins cannot give back the
 /// wins, draws and losses (the middle bin mixes LW and DD); use
 /// [`PairedTally`] to keep both.
+///
+/// When the opening decides most pairs, the pair scores vary less than the
+/// single games do, and the error bar is tighter than the [`Tally`]'s:
+///
+/// ```
+/// use mnk::arena::stats::{GameResult::{Loss, Win}, PairedTally, Pentanomial, Tally};
+/// let mut m = PairedTally::default();
+/// for _ in 0..30 {
+///     m.add_pair(Win, Loss); // whoever had black won
+/// }
+/// for _ in 0..5 {
+///     m.add_pair(Win, Win);
+///     m.add_pair(Loss, Loss);
+/// }
+/// assert_eq!(m.games, Tally::new(40, 0, 40));
+/// assert_eq!(m.pairs, Pentanomial::new([5, 0, 30, 0, 5]));
+/// assert_eq!((m.pairs.score(), m.pairs.elo()), (0.5, 0.0));
+/// assert!(m.pairs.elo_error95() < 0.75 * m.games.elo_error95());
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Pentanomial {
     /// Pair counts by pair score 0, ½, 1, 1½, 2.

@@ -10,6 +10,17 @@ use super::GameResult;
 use super::{elo_from_score, elo_interval, fmt_elo, half_width, mean_variance, normalized_elo};
 
 /// Wins, draws and losses of player A against player B (the trinomial model).
+///
+/// ```
+/// use mnk::arena::stats::Tally;
+/// let t = Tally::new(60, 20, 20);
+/// assert_eq!(t.score(), 0.7); // (W + D/2) / N
+/// let elo = -400.0 * (1.0 / 0.7 - 1.0f64).log10();
+/// assert_eq!(t.elo(), elo); // about +147.2
+/// assert_eq!(t.to_string(), "W 60 D 20 L 20 (70.0%) Elo +147.2 ± 66.0");
+/// // B's view of the same games.
+/// assert!((t.reversed().elo() + elo).abs() < 1e-9);
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Tally {
     /// Games A won.
