@@ -4,10 +4,13 @@
 //! A shape belongs to one player and one direction. With the stone on the
 //! centre cell of a line window:
 //! - [`Shape::Win`]: k in a row through it (exactly k under the exact rule);
-//! - open (k−1): two or more empty cells each complete a win through it;
-//! - closed (k−1): exactly one empty cell does;
-//! - open/closed (k−2): one more stone makes an open/closed (k−1) (open wins);
-//! - open/closed (k−3): one more stone makes an open/closed (k−2), k ≥ 4 only.
+//! - open (k−1), [`Shape::OpenIn1`]: two or more empty cells each complete a
+//!   win through it;
+//! - closed (k−1), [`Shape::ClosedIn1`]: exactly one empty cell does;
+//! - open/closed (k−2), [`Shape::OpenIn2`]/[`Shape::ClosedIn2`]: one more
+//!   stone makes an open/closed (k−1) (open wins);
+//! - open/closed (k−3), [`Shape::OpenIn3`]/[`Shape::ClosedIn3`]: one more
+//!   stone makes an open/closed (k−2), k ≥ 4 only.
 //!
 //! Classification looks only at the window of `r` cells each side of the
 //! centre (`r = k−1`, or `k` under the exact rule to see overlines). A window
@@ -59,17 +62,17 @@ pub enum Shape {
 /// How many shapes carry weights: every [`Shape`] but [`Shape::None`].
 pub const WEIGHTED: usize = Shape::NUM - 1;
 
-/// The shapes that carry weights, strongest first (`SHAPES[i]` is
-/// `Shape::ALL[i + 1]`).
-pub const SHAPES: [Shape; WEIGHTED] = [
-    Shape::Win,
-    Shape::OpenIn1,
-    Shape::ClosedIn1,
-    Shape::OpenIn2,
-    Shape::ClosedIn2,
-    Shape::OpenIn3,
-    Shape::ClosedIn3,
-];
+/// The shapes that carry weights, strongest first: `SHAPES[i]` is
+/// `Shape::ALL[i + 1]`, and `Weights::own[i]` is its weight.
+pub const SHAPES: [Shape; WEIGHTED] = {
+    let mut shapes = [Shape::None; WEIGHTED];
+    let mut i = 0;
+    while i < WEIGHTED {
+        shapes[i] = Shape::ALL[i + 1];
+        i += 1;
+    }
+    shapes
+};
 
 impl Shape {
     /// How many shape classes there are, [`Shape::None`] included.
