@@ -3,8 +3,9 @@
 //! Every game gets its own generator seeded from (match seed, pairing,
 //! opening, colour), and results are gathered in task order, so the
 //! outcome of a match never depends on the number of threads or on which
-//! thread played which game. Players are built once per worker thread and
-//! reset between games ([`Player::new_game`]).
+//! thread played which game. Players are built once per rayon job (a few
+//! dozen per match, not one per game) and reset between games
+//! ([`Player::new_game`]).
 //!
 //! [`run_match_observed`] also hands each game to a callback the moment it
 //! ends (in whatever order the threads finish them); [`MatchReport::from_games`]
@@ -13,7 +14,7 @@
 
 use super::game::{play_game, GameError};
 use super::openings::Opening;
-use super::stats::{Outcome as Res, PairedTally};
+use super::stats::{GameResult, PairedTally, Tally};
 use crate::game::{Board, Color, Move, Outcome, Rules};
 use crate::players::{Player, Rng};
 use rand::SeedableRng;
@@ -38,16 +39,19 @@ pub fn game_rng(base: u64, parts: &[u64]) -> Rng {
 /// One game of a match, kept when records are asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedGame {
+    /// The opening's number in the match (counting from `first_opening`).
     pub opening: usize,
     /// Whether player A had black.
     pub a_black: bool,
+    /// Every move of the game, the opening's included.
     pub moves: Vec<Move>,
+    /// How it ended.
     pub outcome: Outcome,
 }
 
 impl PlayedGame {
     /// The result for player A.
-    pub fn a_result(&self) -> Res {
+    pub fn a_result(&self) -> GameResult {
         result_for(
             self.outcome,
             if self.a_black {
@@ -72,17 +76,24 @@ pub type OnGame<'a> = &'a (dyn Fn(&PlayedGame) + Sync);
 /// The result of a match, from player A's view.
 #[derive(Clone, Debug, Default)]
 pub struct MatchReport {
+    /// A's results: every game, and every opening's pair of games.
     pub tally: PairedTally,
+    /// Moves played in all games, openings included.
     pub plies: u64,
+    /// The games themselves, in match order, when they were asked for
+    /// (else empty).
     pub games: Vec<PlayedGame>,
+    /// Wall-clock time of the match.
     pub elapsed: Duration,
 }
 
 impl MatchReport {
+    /// Number of games counted.
     pub fn games_played(&self) -> u64 {
         self.tally.games.games()
     }
 
+    /// Adds a later part of the same match (another batch of openings).
     pub fn merge(&mut self, other: MatchReport) {
         self.tally.merge(&other.tally);
         self.plies += other.plies;
@@ -142,11 +153,11 @@ impl MatchReport {
 /// A builds players on demand, one set per worker thread.
 pub type Factory<'a> = &'a (dyn Fn() -> Box<dyn Player> + Sync);
 
-fn result_for(outcome: Outcome, side: Color) -> Res {
+fn result_for(outcome: Outcome, side: Color) -> GameResult {
     match outcome {
-        Outcome::Draw => Res::Draw,
-        Outcome::Win(c) if c == side => Res::Win,
-        Outcome::Win(_) => Res::Loss,
+        Outcome::Draw => GameResult::Draw,
+        Outcome::Win(c) if c == side => GameResult::Win,
+        Outcome::Win(_) => GameResult::Loss,
     }
 }
 
@@ -201,7 +212,7 @@ fn play_match(
     keep: Kept,
 ) -> Result<MatchReport, GameError> {
     let start = Instant::now();
-    type PairResult = Result<(Res, Res, u64, Vec<PlayedGame>), GameError>;
+    type PairResult = Result<(GameResult, GameResult, u64, Vec<PlayedGame>), GameError>;
     let per_opening: Vec<PairResult> = openings
         .par_iter()
         .enumerate()
@@ -259,16 +270,20 @@ fn play_match(
 /// player's view, in the order of `pairs`.
 #[derive(Clone, Debug, Default)]
 pub struct RoundRobinReport {
+    /// Each pairing `(i, j)` of player indices with `i`'s results.
     pub pairs: Vec<((usize, usize), PairedTally)>,
+    /// Moves played in all games, openings included.
     pub plies: u64,
+    /// Games played.
     pub games: u64,
+    /// Wall-clock time of the round robin.
     pub elapsed: Duration,
 }
 
 impl RoundRobinReport {
     /// Wins, draws and losses of every player over all its games.
-    pub fn per_player(&self, n: usize) -> Vec<super::stats::Tally> {
-        let mut out = vec![super::stats::Tally::default(); n];
+    pub fn per_player(&self, n: usize) -> Vec<Tally> {
+        let mut out = vec![Tally::default(); n];
         for &((i, j), t) in &self.pairs {
             out[i].merge(&t.games);
             out[j].merge(&t.games.reversed());
@@ -291,7 +306,7 @@ pub fn round_robin(
     let tasks: Vec<(usize, usize)> = (0..pairs.len())
         .flat_map(|p| (0..openings.len()).map(move |o| (p, o)))
         .collect();
-    let results: Vec<Result<(usize, Res, Res, u64), GameError>> = tasks
+    let results: Vec<Result<(usize, GameResult, GameResult, u64), GameError>> = tasks
         .par_iter()
         .map_init(
             || {

@@ -12,24 +12,36 @@ use std::path::Path;
 /// Errors in an openings file.
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningError {
+    /// The file could not be read.
     #[error("{path}: cannot read: {source}")]
     Io {
+        /// The file.
         path: String,
+        /// What the system said.
         source: std::io::Error,
     },
+    /// A line is not an opening for this board.
     #[error("{path}: line {line}: {message}")]
     Line {
+        /// The file.
         path: String,
+        /// The 1-based line.
         line: usize,
+        /// What is wrong with it.
         message: String,
     },
+    /// The file holds no opening at all.
     #[error("{path}: no openings in the file")]
-    Empty { path: String },
+    Empty {
+        /// The file.
+        path: String,
+    },
 }
 
 /// The stones of an opening, black first, alternating.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Opening {
+    /// The stones in the order they are played (empty: the empty board).
     pub moves: Vec<Move>,
 }
 

@@ -13,7 +13,7 @@
 //!   gives the board value for search leaves.
 
 use super::geometry::Geometry;
-use super::shape::{Classifier, Shape};
+use super::shape::{LineClassifier, Shape, SHAPES};
 use super::weights::Weights;
 use crate::game::{Board, Color, Move, Rules};
 use std::sync::Arc;
@@ -24,16 +24,37 @@ pub const WIN: f64 = 1e15;
 pub const LOSS: f64 = -WIN;
 
 /// Incrementally maintained shapes and cell scores for one weight set.
+///
+/// ```
+/// use mnk::eval::{shipped_weights, Evaluator, Shape};
+/// use mnk::game::{Board, Color, Move, Rules};
+/// let mv = |s: &str| s.parse::<Move>().unwrap();
+/// let mut e = Evaluator::new(shipped_weights(Rules::GOMOKU));
+/// let before = e.scores(Color::White).to_vec();
+/// e.play(mv("h8"), Color::Black, Board::new(Rules::GOMOKU).hash());
+/// // An occupied cell can never be chosen; next to the stone, white
+/// // breaks black's two-in-a-row, which a far corner does not.
+/// assert_eq!(e.score(mv("h8"), Color::White), f64::NEG_INFINITY);
+/// assert_eq!(e.shapes_at(mv("h9"), Color::Black)[1], Shape::OpenIn3);
+/// assert!(e.score(mv("h9"), Color::White) > e.score(mv("a1"), Color::White));
+/// // Taking the move back restores every score exactly.
+/// e.undo();
+/// assert_eq!(e.scores(Color::White), &before[..]);
+/// assert_eq!(e.ply(), 0);
+/// ```
 #[derive(Clone)]
 pub struct Evaluator {
     geo: Arc<Geometry>,
-    /// For windows too large for a flat table (k ≥ 7).
-    sparse: Option<Box<Classifier>>,
+    /// Line code → both players' shapes.
+    lines: LineClassifier,
     weights: Weights,
-    /// `[value if black moves, if white moves]` by `black_shape * 8 + white_shape`.
-    pairval: [[f64; 2]; 64],
-    own8: [f64; 8],
-    opp8: [f64; 8],
+    /// One direction's contribution to a cell's score, `[if black moves,
+    /// if white moves]`, by the shape pair there ([`pair_index`]).
+    dir_value: [[f64; 2]; Shape::NUM * Shape::NUM],
+    /// `weights.own` indexed by shape (0 for [`Shape::None`]).
+    own_by_shape: [f64; Shape::NUM],
+    /// `weights.opp` indexed by shape (0 for [`Shape::None`]).
+    opp_by_shape: [f64; Shape::NUM],
     /// Per-cell state, kept together so an update touches one cache line
     /// group per cell.
     slots: Vec<Slot>,
@@ -41,7 +62,7 @@ pub struct Evaluator {
     scores: [Vec<f64>; 2],
     /// `counts[state][shape]`: (stone, direction) pairs per shape, by cell
     /// state (row 0, empty cells, is a sink so updates need no branch).
-    counts: [[i32; 8]; 3],
+    counts: ShapeCounts,
     /// (cell, colour state, board hash before the move) per move applied.
     history: Vec<(u16, u8, u64)>,
     updates: u64,
@@ -56,7 +77,7 @@ pub struct Evaluator {
 struct Blank {
     slots: Vec<Slot>,
     scores: [Vec<f64>; 2],
-    counts: [[i32; 8]; 3],
+    counts: ShapeCounts,
 }
 
 /// The weights' game and the position's length: the arrays are too large
@@ -71,33 +92,31 @@ impl std::fmt::Debug for Evaluator {
     }
 }
 
+/// `counts[state][shape]`: (stone, direction) pairs per shape, by cell state.
+type ShapeCounts = [[i32; Shape::NUM]; 3];
+
 impl Evaluator {
     /// An evaluator on the empty board of the weights' game.
     pub fn new(weights: Weights) -> Evaluator {
         let rules = weights.game;
-        let geo = Geometry::of(rules);
-        let sparse = geo
-            .dense
-            .is_none()
-            .then(|| Box::new(Classifier::new(rules.k, rules.rule)));
         let n = rules.cells();
         let mut e = Evaluator {
-            geo,
-            sparse,
+            geo: Geometry::of(rules),
+            lines: LineClassifier::new(rules.k, rules.rule),
             weights: weights.clone(),
-            pairval: [[0.0; 2]; 64],
-            own8: [0.0; 8],
-            opp8: [0.0; 8],
+            dir_value: [[0.0; 2]; Shape::NUM * Shape::NUM],
+            own_by_shape: [0.0; Shape::NUM],
+            opp_by_shape: [0.0; Shape::NUM],
             slots: vec![Slot::default(); n],
             scores: [vec![0.0; n], vec![0.0; n]],
-            counts: [[0; 8]; 3],
+            counts: [[0; Shape::NUM]; 3],
             history: Vec::with_capacity(n),
             updates: 0,
             track_counts: true,
             blank: Arc::new(Blank {
                 slots: Vec::new(),
                 scores: [Vec::new(), Vec::new()],
-                counts: [[0; 8]; 3],
+                counts: [[0; Shape::NUM]; 3],
             }),
         };
         e.set_weights(weights);
@@ -117,15 +136,16 @@ impl Evaluator {
     pub fn set_weights(&mut self, weights: Weights) {
         debug_assert_eq!(weights.game, self.geo.rules);
         let n = weights.shape_count();
-        self.own8 = [0.0; 8];
-        self.opp8 = [0.0; 8];
-        self.own8[1..=n].copy_from_slice(&weights.own[..n]);
-        self.opp8[1..=n].copy_from_slice(&weights.opp[..n]);
-        for b in 0..8 {
-            for w in 0..8 {
-                self.pairval[b * 8 + w] = [
-                    weights.attack * self.own8[b] + weights.defence * self.opp8[w],
-                    weights.attack * self.own8[w] + weights.defence * self.opp8[b],
+        self.own_by_shape = [0.0; Shape::NUM];
+        self.opp_by_shape = [0.0; Shape::NUM];
+        self.own_by_shape[1..=n].copy_from_slice(&weights.own[..n]);
+        self.opp_by_shape[1..=n].copy_from_slice(&weights.opp[..n]);
+        let (own, opp) = (&self.own_by_shape, &self.opp_by_shape);
+        for b in 0..Shape::NUM {
+            for w in 0..Shape::NUM {
+                self.dir_value[pair_index([b as u8, w as u8])] = [
+                    weights.attack * own[b] + weights.defence * opp[w],
+                    weights.attack * own[w] + weights.defence * opp[b],
                 ];
             }
         }
@@ -148,10 +168,12 @@ impl Evaluator {
         }
     }
 
+    /// The weight set in use.
     pub fn weights(&self) -> &Weights {
         &self.weights
     }
 
+    /// The game of the weights.
     pub fn rules(&self) -> &Rules {
         &self.geo.rules
     }
@@ -173,7 +195,7 @@ impl Evaluator {
     /// Recomputes everything from `cells` (used on reset and weight change).
     fn rebuild(&mut self) {
         let n = self.slots.len();
-        self.counts = [[0; 8]; 3];
+        self.counts = [[0; Shape::NUM]; 3];
         for c in 0..n {
             let mut code = self.geo.empty_codes[c];
             for (d, code) in code.iter_mut().enumerate() {
@@ -187,9 +209,9 @@ impl Evaluator {
             let state = self.slots[c].state as usize;
             self.slots[c].penalty = if state == 0 { 0.0 } else { f64::NEG_INFINITY };
             for d in 0..4 {
-                let pair = self.lookup(self.slots[c].code[d]);
+                let pair = self.lines.classify(self.slots[c].code[d]);
                 self.slots[c].shape[d] = pair;
-                self.slots[c].val[d] = self.pairval[pair[0] as usize * 8 + pair[1] as usize];
+                self.slots[c].val[d] = self.dir_value[pair_index(pair)];
                 self.counts[state][shape_for(state, pair)] += 1;
             }
             rescore(&self.slots[c], &mut self.scores, c);
@@ -218,15 +240,6 @@ impl Evaluator {
         code
     }
 
-    #[inline]
-    fn lookup(&mut self, code: [u64; 2]) -> [u8; 2] {
-        match (&self.geo.dense, &mut self.sparse) {
-            (Some(t), _) => t[code[0] as usize],
-            (None, Some(c)) => c.pair(join(code)),
-            (None, None) => unreachable!("an evaluator without a dense table has a classifier"),
-        }
-    }
-
     /// Sets (`color = 1/2`) or clears (`0`) the stone at `cell` and updates
     /// every cell whose window sees it.
     #[inline]
@@ -235,8 +248,8 @@ impl Evaluator {
         // arrays are written, without cloning the shared geometry.
         let Evaluator {
             geo,
-            sparse,
-            pairval,
+            lines,
+            dir_value,
             slots,
             scores,
             counts,
@@ -264,13 +277,7 @@ impl Evaluator {
                 let slot = &mut slots[q];
                 let word = &mut slot.code[d][t.word as usize];
                 *word = (*word & !(3u64 << t.shift)) | ((state as u64) << t.shift);
-                let new = match (geo.dense.as_deref(), sparse.as_deref_mut()) {
-                    (Some(table), _) => table[slot.code[d][0] as usize],
-                    (None, Some(c)) => c.pair(join(slot.code[d])),
-                    (None, None) => {
-                        unreachable!("an evaluator without a dense table has a classifier")
-                    }
-                };
+                let new = lines.classify(slot.code[d]);
                 let old = slot.shape[d];
                 slot.shape[d] = new;
                 if *track_counts {
@@ -278,7 +285,7 @@ impl Evaluator {
                     counts[qs][shape_for(qs, old)] -= 1;
                     counts[qs][shape_for(qs, new)] += 1;
                 }
-                slot.val[d] = pairval[new[0] as usize * 8 + new[1] as usize];
+                slot.val[d] = dir_value[pair_index(new)];
                 rescore(slot, scores, q);
             }
         }
@@ -347,7 +354,7 @@ impl Evaluator {
     /// each of the 4 directions.
     pub fn shapes_at(&self, m: Move, color: Color) -> [Shape; 4] {
         let c = self.geo.rules.index(m);
-        std::array::from_fn(|d| Shape::from_index(self.slots[c].shape[d][color.index()]))
+        std::array::from_fn(|d| Shape::ALL[self.slots[c].shape[d][color.index()] as usize])
     }
 
     /// A cell's attack value for `mover`: the own weights of the shapes a
@@ -355,7 +362,7 @@ impl Evaluator {
     pub fn attack_value(&self, m: Move, mover: Color) -> f64 {
         self.shapes_at(m, mover)
             .iter()
-            .map(|&s| self.own8[s as usize])
+            .map(|&s| self.own_by_shape[s as usize])
             .sum()
     }
 
@@ -364,17 +371,17 @@ impl Evaluator {
     pub fn defence_value(&self, m: Move, mover: Color) -> f64 {
         self.shapes_at(m, mover.opponent())
             .iter()
-            .map(|&s| self.opp8[s as usize])
+            .map(|&s| self.opp_by_shape[s as usize])
             .sum()
     }
 
     /// Calls `f` with the shape counts: the maintained ones, or counts
     /// recomputed from the cells when this evaluator does not track them.
-    fn with_counts<R>(&self, f: impl FnOnce(&[[i32; 8]; 3]) -> R) -> R {
+    fn with_counts<R>(&self, f: impl FnOnce(&ShapeCounts) -> R) -> R {
         if self.track_counts {
             return f(&self.counts);
         }
-        let mut c = [[0; 8]; 3];
+        let mut c = [[0; Shape::NUM]; 3];
         for slot in &self.slots {
             let st = slot.state as usize;
             for pair in slot.shape {
@@ -395,11 +402,11 @@ impl Evaluator {
         if !self.track_counts {
             return self.with_counts(|c| {
                 let c = &c[color.index() + 1];
-                c[Shape::Open1 as usize] + c[Shape::Closed1 as usize] > 0
+                c[Shape::OpenIn1 as usize] + c[Shape::ClosedIn1 as usize] > 0
             });
         }
         let c = &self.counts[color.index() + 1];
-        c[Shape::Open1 as usize] + c[Shape::Closed1 as usize] > 0
+        c[Shape::OpenIn1 as usize] + c[Shape::ClosedIn1 as usize] > 0
     }
 
     /// The board value for the side to move `mover`:
@@ -418,29 +425,32 @@ impl Evaluator {
         self.with_counts(|counts| self.value_from_counts(counts, mover))
     }
 
-    fn value_from_counts(&self, counts: &[[i32; 8]; 3], mover: Color) -> f64 {
+    fn value_from_counts(&self, counts: &ShapeCounts, mover: Color) -> f64 {
         let me = &counts[mover.index() + 1];
         let them = &counts[mover.opponent().index() + 1];
-        if me[Shape::Open1 as usize] + me[Shape::Closed1 as usize] > 0 {
+        if me[Shape::OpenIn1 as usize] + me[Shape::ClosedIn1 as usize] > 0 {
             return WIN;
         }
-        if them[Shape::Open1 as usize] > 0 {
+        if them[Shape::OpenIn1 as usize] > 0 {
             return LOSS;
         }
         let k = self.geo.rules.k;
         let mut v = 0.0;
-        for s in 2..8 {
-            let stones = Shape::from_index(s as u8).stones(k).max(1) as f64;
-            v += (self.own8[s] * me[s] as f64 - self.opp8[s] * them[s] as f64) / stones;
+        // Every shape below a win, strongest first (a win ends the game).
+        for shape in &SHAPES[1..] {
+            let s = *shape as usize;
+            let stones = shape.stones(k).max(1) as f64;
+            let (own, opp) = (self.own_by_shape[s], self.opp_by_shape[s]);
+            v += (own * me[s] as f64 - opp * them[s] as f64) / stones;
         }
         v
     }
 }
 
-/// A line code as one number (for the memoising classifier).
-#[inline]
-fn join(code: [u64; 2]) -> u128 {
-    (code[1] as u128) << 64 | code[0] as u128
+/// Where a `[black's, white's]` shape pair sits in `dir_value`.
+#[inline(always)]
+fn pair_index(pair: [u8; 2]) -> usize {
+    pair[0] as usize * Shape::NUM + pair[1] as usize
 }
 
 /// Recomputes a cell's two scores from its direction values, always in

@@ -2,8 +2,8 @@
 //! cells whose line codes a stone there changes, and the empty-board codes.
 //! Built once per rule set and shared.
 
-use super::shape::{dense_table, position, radius};
-use crate::game::{Rule, Rules};
+use super::shape::{position, radius};
+use crate::game::Rules;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -27,8 +27,6 @@ pub(crate) struct Geometry {
     pub list: Vec<Touch>,
     /// Line codes of the empty board, `[cell][dir]`.
     pub empty_codes: Vec<[[u64; 2]; 4]>,
-    /// `[black, white]` shape indices by line code, for small windows.
-    pub dense: Option<Arc<Vec<[u8; 2]>>>,
 }
 
 impl Geometry {
@@ -66,13 +64,11 @@ impl Geometry {
                 }
             }
         }
-        let dense = (2 * r <= 10).then(|| shared_dense(rules.k, rules.rule));
         Geometry {
             rules,
             spans,
             list,
             empty_codes,
-            dense,
         }
     }
 
@@ -97,16 +93,4 @@ impl Geometry {
         let (a, b) = self.spans[cell * 4 + dir];
         &self.list[a as usize..b as usize]
     }
-}
-
-/// Dense shape tables are shared by every board of the same k and rule.
-fn shared_dense(k: u8, rule: Rule) -> Arc<Vec<[u8; 2]>> {
-    type Tables = HashMap<(u8, Rule), Arc<Vec<[u8; 2]>>>;
-    static CACHE: OnceLock<Mutex<Tables>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
-    guard
-        .entry((k, rule))
-        .or_insert_with(|| Arc::new(dense_table(k, rule)))
-        .clone()
 }

@@ -10,7 +10,7 @@ pub mod shape;
 mod weights;
 
 pub use evaluator::{Evaluator, LOSS, WIN};
-pub use shape::{Shape, SHAPES};
+pub use shape::{Shape, SHAPES, WEIGHTED};
 pub use weights::{
     shipped_weights, GroupScale, TxtExport, TxtGroup, TxtImport, Weights, WeightsError, MAX_WEIGHT,
     TXT_DIGITS,

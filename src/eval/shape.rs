@@ -4,10 +4,13 @@
 //! A shape belongs to one player and one direction. With the stone on the
 //! centre cell of a line window:
 //! - [`Shape::Win`]: k in a row through it (exactly k under the exact rule);
-//! - open (k−1): two or more empty cells each complete a win through it;
-//! - closed (k−1): exactly one empty cell does;
-//! - open/closed (k−2): one more stone makes an open/closed (k−1) (open wins);
-//! - open/closed (k−3): one more stone makes an open/closed (k−2), k ≥ 4 only.
+//! - open (k−1), [`Shape::OpenIn1`]: two or more empty cells each complete a
+//!   win through it;
+//! - closed (k−1), [`Shape::ClosedIn1`]: exactly one empty cell does;
+//! - open/closed (k−2), [`Shape::OpenIn2`]/[`Shape::ClosedIn2`]: one more
+//!   stone makes an open/closed (k−1) (open wins);
+//! - open/closed (k−3), [`Shape::OpenIn3`]/[`Shape::ClosedIn3`]: one more
+//!   stone makes an open/closed (k−2), k ≥ 4 only.
 //!
 //! Classification looks only at the window of `r` cells each side of the
 //! centre (`r = k−1`, or `k` under the exact rule to see overlines). A window
@@ -18,54 +21,79 @@
 use crate::game::Rule;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Arc, Mutex, OnceLock};
 
-/// One of the eight shape classes (index 0 is "no shape").
+/// One of the eight shape classes a stone makes along one line, from the
+/// side of the player who owns it. The number in a name is the moves still
+/// needed to win ([`Shape::level`]); [`Shape::name`] gives the usual name,
+/// which counts stones instead (`OpenIn1` is an open four when k = 5).
+///
+/// The examples are k = 5 freestyle lines through the stone `*` (`X` own
+/// stones, `.` empty, `O` the opponent or the board's edge).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Shape {
+    /// No threat along this line (index 0, which carries no weight):
+    /// `O*X..O`.
     None = 0,
+    /// k in a row through the stone (exactly k under the exact rule):
+    /// `XX*XX`, a five.
     Win = 1,
-    Open1 = 2,
-    Closed1 = 3,
-    Open2 = 4,
-    Closed2 = 5,
-    Open3 = 6,
-    Closed3 = 7,
+    /// Two or more empty cells each complete a win, so it cannot be
+    /// stopped: `.*XXX.`, an open four.
+    OpenIn1 = 2,
+    /// Exactly one empty cell completes a win: `O*XXX.` or `*X.XX`, a
+    /// closed four.
+    ClosedIn1 = 3,
+    /// One more stone makes an [`OpenIn1`](Shape::OpenIn1): `..*XX..`, an
+    /// open three.
+    OpenIn2 = 4,
+    /// One more stone makes a [`ClosedIn1`](Shape::ClosedIn1) but none makes
+    /// an open one: `O*XX..O`, a closed three.
+    ClosedIn2 = 5,
+    /// One more stone makes an [`OpenIn2`](Shape::OpenIn2) (k ≥ 4 only):
+    /// `...*X...`, an open two.
+    OpenIn3 = 6,
+    /// One more stone makes a [`ClosedIn2`](Shape::ClosedIn2) but none makes
+    /// an open one (k ≥ 4 only): `O*X...O`, a closed two.
+    ClosedIn3 = 7,
 }
 
-/// The shapes that carry weights, strongest first.
-pub const SHAPES: [Shape; 7] = [
-    Shape::Win,
-    Shape::Open1,
-    Shape::Closed1,
-    Shape::Open2,
-    Shape::Closed2,
-    Shape::Open3,
-    Shape::Closed3,
-];
+/// How many shapes carry weights: every [`Shape`] but [`Shape::None`].
+pub const WEIGHTED: usize = Shape::NUM - 1;
+
+/// The shapes that carry weights, strongest first: `SHAPES[i]` is
+/// `Shape::ALL[i + 1]`, and `Weights::own[i]` is its weight.
+pub const SHAPES: [Shape; WEIGHTED] = {
+    let mut shapes = [Shape::None; WEIGHTED];
+    let mut i = 0;
+    while i < WEIGHTED {
+        shapes[i] = Shape::ALL[i + 1];
+        i += 1;
+    }
+    shapes
+};
 
 impl Shape {
-    /// The shape with this index (0..8).
-    pub fn from_index(i: u8) -> Shape {
-        match i {
-            1 => Shape::Win,
-            2 => Shape::Open1,
-            3 => Shape::Closed1,
-            4 => Shape::Open2,
-            5 => Shape::Closed2,
-            6 => Shape::Open3,
-            7 => Shape::Closed3,
-            _ => Shape::None,
-        }
-    }
+    /// How many shape classes there are, [`Shape::None`] included.
+    pub const NUM: usize = 8;
 
-    /// How many shapes carry weights for this k: 5 for k = 3, else 7.
+    /// Every shape, indexed by its `u8` value: `Shape::ALL[s as usize] == s`.
+    pub const ALL: [Shape; Shape::NUM] = [
+        Shape::None,
+        Shape::Win,
+        Shape::OpenIn1,
+        Shape::ClosedIn1,
+        Shape::OpenIn2,
+        Shape::ClosedIn2,
+        Shape::OpenIn3,
+        Shape::ClosedIn3,
+    ];
+
+    /// How many shapes carry weights for this k: those a stone can still
+    /// make, i.e. needing fewer than k moves (5 for k = 3, else 7).
     pub fn count(k: u8) -> usize {
-        if k >= 4 {
-            7
-        } else {
-            5
-        }
+        SHAPES.iter().filter(|s| s.level() < k).count()
     }
 
     /// Moves still needed to win: 0 for a win, 1 for (k−1) shapes, ...
@@ -84,9 +112,9 @@ impl Shape {
     ///
     /// ```
     /// use mnk::eval::Shape;
-    /// assert_eq!(Shape::Open1.name(5), "open4");
-    /// assert_eq!(Shape::Closed3.name(5), "closed2");
-    /// assert_eq!(Shape::Open2.name(3), "open1");
+    /// assert_eq!(Shape::OpenIn1.name(5), "open4");
+    /// assert_eq!(Shape::ClosedIn3.name(5), "closed2");
+    /// assert_eq!(Shape::OpenIn2.name(3), "open1");
     /// ```
     pub fn name(self, k: u8) -> String {
         match self {
@@ -156,7 +184,7 @@ pub fn view_white(code: u128) -> u128 {
 
 /// Classifies views with memoisation. Each view's class is derived from the
 /// classes of views with one more own stone, so a full table costs one pass.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Classifier {
     k: u8,
     rule: Rule,
@@ -164,7 +192,7 @@ pub struct Classifier {
     memo: Memo,
 }
 
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 enum Memo {
     /// Indexed by view code; 0xFF = not yet known.
     Dense(Vec<u8>),
@@ -178,7 +206,7 @@ impl Classifier {
     /// flat table when the window is at most 10 cells, else in a hash map.
     pub fn new(k: u8, rule: Rule) -> Classifier {
         let r = radius(k, rule);
-        let memo = if 2 * r <= 10 {
+        let memo = if fits_table(r) {
             Memo::Dense(vec![UNKNOWN; 1 << (4 * r)])
         } else {
             Memo::Sparse(HashMap::new())
@@ -186,6 +214,7 @@ impl Classifier {
         Classifier { k, rule, r, memo }
     }
 
+    /// The window radius: cells each side of the centre.
     pub fn radius(&self) -> usize {
         self.r
     }
@@ -260,7 +289,7 @@ impl Classifier {
             Memo::Sparse(m) => m.get(&view).copied().unwrap_or(UNKNOWN),
         };
         if known != UNKNOWN {
-            return Shape::from_index(known);
+            return Shape::ALL[known as usize];
         }
         let s = self.compute(view);
         match &mut self.memo {
@@ -277,13 +306,13 @@ impl Classifier {
             return Shape::Win;
         }
         match self.win_cells(view) {
-            2 => return Shape::Open1,
-            1 => return Shape::Closed1,
+            2 => return Shape::OpenIn1,
+            1 => return Shape::ClosedIn1,
             _ => {}
         }
         match self.best_win_cells_after_one(view) {
-            2 => return Shape::Open2,
-            1 => return Shape::Closed2,
+            2 => return Shape::OpenIn2,
+            1 => return Shape::ClosedIn2,
             _ => {}
         }
         if self.k < 4 {
@@ -296,13 +325,13 @@ impl Classifier {
         let mut closed = false;
         for p in self.empties(view).collect::<Vec<_>>() {
             match self.best_win_cells_after_one(view | (1 << (2 * p))) {
-                2 => return Shape::Open3,
+                2 => return Shape::OpenIn3,
                 1 => closed = true,
                 _ => {}
             }
         }
         if closed {
-            Shape::Closed3
+            Shape::ClosedIn3
         } else {
             Shape::None
         }
@@ -319,9 +348,69 @@ impl Classifier {
     }
 }
 
+/// Windows of at most this many cells get a flat table of every line code;
+/// larger ones (k ≥ 7, or k ≥ 6 under the exact rule) would need 4^12 entries
+/// or more, so they are classified on demand and memoised.
+const TABLE_CELLS: usize = 10;
+
+/// Whether windows of radius `r` get a flat table.
+fn fits_table(r: usize) -> bool {
+    2 * r <= TABLE_CELLS
+}
+
+/// Turns a line code into both players' shapes: the shared flat table of
+/// every code for small windows, a memoising [`Classifier`] for large ones.
+#[derive(Clone, Debug)]
+pub(crate) enum LineClassifier {
+    /// `[black shape, white shape]` by line code, shared by every board of
+    /// the same k and rule.
+    Dense(Arc<Vec<[u8; 2]>>),
+    /// Classifies codes as they come and remembers them.
+    Sparse(Box<Classifier>),
+}
+
+impl LineClassifier {
+    /// The classifier for windows of `radius(k, rule)`.
+    pub fn new(k: u8, rule: Rule) -> LineClassifier {
+        if fits_table(radius(k, rule)) {
+            LineClassifier::Dense(shared_dense(k, rule))
+        } else {
+            LineClassifier::Sparse(Box::new(Classifier::new(k, rule)))
+        }
+    }
+
+    /// `[black's, white's]` shape indices for a line code held as (low,
+    /// high) 64-bit words; a flat table needs the low word only.
+    #[inline]
+    pub fn classify(&mut self, code: [u64; 2]) -> [u8; 2] {
+        match self {
+            LineClassifier::Dense(table) => table[code[0] as usize],
+            LineClassifier::Sparse(c) => c.pair(code_key(code)),
+        }
+    }
+}
+
+/// A line code's two words as the one number the memo is keyed by.
+#[inline]
+fn code_key(code: [u64; 2]) -> u128 {
+    (code[1] as u128) << 64 | code[0] as u128
+}
+
 /// The flat code → `[black shape, white shape]` table for small windows.
 pub(crate) fn dense_table(k: u8, rule: Rule) -> Vec<[u8; 2]> {
     let mut c = Classifier::new(k, rule);
     let n = 1usize << (4 * c.radius());
     (0..n as u128).map(|code| c.pair(code)).collect()
+}
+
+/// Dense shape tables are shared by every board of the same k and rule.
+fn shared_dense(k: u8, rule: Rule) -> Arc<Vec<[u8; 2]>> {
+    type Tables = HashMap<(u8, Rule), Arc<Vec<[u8; 2]>>>;
+    static CACHE: OnceLock<Mutex<Tables>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
+    guard
+        .entry((k, rule))
+        .or_insert_with(|| Arc::new(dense_table(k, rule)))
+        .clone()
 }

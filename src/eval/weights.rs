@@ -8,7 +8,7 @@
 //! least [`TXT_DIGITS`] significant digits (or refuses), and import divides
 //! a group that is too large by a power of ten.
 
-use super::shape::{Shape, SHAPES};
+use super::shape::{Shape, SHAPES, WEIGHTED};
 use crate::game::{Rule, Rules};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -20,31 +20,52 @@ pub const MAX_WEIGHT: f64 = 1e9;
 /// Errors in weight files.
 #[derive(Debug, thiserror::Error)]
 pub enum WeightsError {
+    /// The file could not be read.
     #[error("{path}: cannot read: {source}")]
     Io {
+        /// The file.
         path: String,
+        /// What the system said.
         source: std::io::Error,
     },
+    /// The text is not TOML.
     #[error("{path}: not valid TOML: {message}")]
-    Toml { path: String, message: String },
-    #[error("{path}: {field}: {message}")]
-    Field {
+    Toml {
+        /// The file.
         path: String,
-        field: String,
+        /// The TOML parser's message.
         message: String,
     },
+    /// A key is missing, unknown, or holds a value out of range.
+    #[error("{path}: {field}: {message}")]
+    Field {
+        /// The file.
+        path: String,
+        /// The key, dotted (`own.open4`, `game.k`).
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The file's `[game]` is not the game being played.
     #[error(
         "{path}: made for {found}, but the game is {expected} (pass --any-game to use it anyway)"
     )]
     WrongGame {
+        /// The file.
         path: String,
+        /// The game the file declares.
         found: Rules,
+        /// The game being played.
         expected: Rules,
     },
+    /// A `ChessboardValue.txt` file that does not hold the right integers.
     #[error("{path}: line {line}: {message}")]
     Txt {
+        /// The file.
         path: String,
+        /// The 1-based line of the offending number.
         line: usize,
+        /// What is wrong, naming the field.
         message: String,
     },
     /// A group's numbers are too far apart to write as 64-bit integers with
@@ -58,13 +79,21 @@ pub enum WeightsError {
         limit = i64::MAX
     )]
     TxtRange {
+        /// The group that does not fit.
         group: TxtGroup,
+        /// The name of its smallest nonzero number.
         smallest: String,
+        /// That number.
         min: f64,
+        /// The name of its largest number.
         largest: String,
+        /// That number.
         max: f64,
+        /// `max / min`.
         ratio: f64,
+        /// The power of ten that writes `min` with enough digits.
         exp: u32,
+        /// `max × 10^exp`, the integer that does not fit.
         scaled: f64,
     },
 }
@@ -73,6 +102,22 @@ pub enum WeightsError {
 ///
 /// `own[i]` and `opp[i]` are the weights of `SHAPES[i]`; for k = 3 only the
 /// first five shapes exist and the last two entries stay 0.
+///
+/// ```
+/// use mnk::eval::{Shape, Weights, SHAPES};
+/// use mnk::game::Rules;
+/// let w = Weights::default_for(Rules::GOMOKU);
+/// assert_eq!(SHAPES[1], Shape::OpenIn1);
+/// assert_eq!(w.own[1], 1e6); // an open four of one's own
+/// let names: Vec<String> = w.named_values().into_iter().map(|(n, _)| n).collect();
+/// assert_eq!(names[..4], ["attack", "defence", "own.win", "own.open4"]);
+/// // The TOML form reads back as the same numbers.
+/// let back = Weights::from_toml(&w.to_toml("an example"), "example.toml").unwrap();
+/// assert_eq!(back, w);
+/// // Tic-tac-toe has no (k−3) shapes.
+/// let t = Weights::default_for(Rules::TICTACTOE);
+/// assert_eq!((t.shape_count(), t.own[5], t.opp[6]), (5, 0.0, 0.0));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     /// The game these weights were made for.
@@ -82,9 +127,9 @@ pub struct Weights {
     /// Multiplies a cell's defence value (the opponent's shapes it breaks).
     pub defence: f64,
     /// Added for the side whose shapes they are.
-    pub own: [f64; 7],
+    pub own: [f64; WEIGHTED],
     /// Counted for the opponent's shapes (subtracted in a board value).
-    pub opp: [f64; 7],
+    pub opp: [f64; WEIGHTED],
 }
 
 impl Weights {
@@ -118,15 +163,15 @@ impl Weights {
             game,
             attack: 1.0,
             defence: 1.0,
-            own: [1.0; 7],
-            opp: [1.0; 7],
+            own: [1.0; WEIGHTED],
+            opp: [1.0; WEIGHTED],
         };
         w.truncate_to_game();
         w
     }
 
     fn truncate_to_game(&mut self) {
-        for i in self.shape_count()..7 {
+        for i in self.shape_count()..WEIGHTED {
             self.own[i] = 0.0;
             self.opp[i] = 0.0;
         }
@@ -635,6 +680,7 @@ pub enum TxtGroup {
 }
 
 impl TxtGroup {
+    /// Both groups, in file order.
     pub const ALL: [TxtGroup; 2] = [TxtGroup::AttackDefence, TxtGroup::Shapes];
 
     /// The positions of this group's numbers in a file of `len` numbers.
@@ -815,9 +861,9 @@ fn txt_names(k: u8) -> Vec<String> {
         let base = if k == 5 {
             match s {
                 Shape::Win => "five".to_string(),
-                Shape::Closed1 => "four".to_string(),
-                Shape::Closed2 => "three".to_string(),
-                Shape::Closed3 => "two".to_string(),
+                Shape::ClosedIn1 => "four".to_string(),
+                Shape::ClosedIn2 => "three".to_string(),
+                Shape::ClosedIn3 => "two".to_string(),
                 _ => s.name(k),
             }
         } else {
@@ -832,12 +878,12 @@ fn txt_names(k: u8) -> Vec<String> {
 fn describe(s: Shape, k: u8) -> String {
     match s {
         Shape::Win => format!("{k} in a row"),
-        Shape::Open1 => "two empty cells would each complete a win (unstoppable)".into(),
-        Shape::Closed1 => "exactly one empty cell would complete a win".into(),
-        Shape::Open2 => format!("one move makes an open{}", k - 1),
-        Shape::Closed2 => format!("one move makes a closed{} but no open{}", k - 1, k - 1),
-        Shape::Open3 => format!("one move makes an open{}", k - 2),
-        Shape::Closed3 => format!("one move makes a closed{} but no open{}", k - 2, k - 2),
+        Shape::OpenIn1 => "two empty cells would each complete a win (unstoppable)".into(),
+        Shape::ClosedIn1 => "exactly one empty cell would complete a win".into(),
+        Shape::OpenIn2 => format!("one move makes an open{}", k - 1),
+        Shape::ClosedIn2 => format!("one move makes a closed{} but no open{}", k - 1, k - 1),
+        Shape::OpenIn3 => format!("one move makes an open{}", k - 2),
+        Shape::ClosedIn3 => format!("one move makes a closed{} but no open{}", k - 2, k - 2),
         Shape::None => String::new(),
     }
 }

@@ -7,15 +7,22 @@ use std::fmt;
 /// Why a move was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {
+    /// The cell lies outside the board.
     #[error("move {mv} ({xy}) is off the {width}x{height} board")]
     OffBoard {
+        /// The move as given.
         mv: Move,
+        /// The move in `x,y` form (a letter alone can hide how far off it is).
         xy: String,
+        /// The board's width.
         width: u8,
+        /// The board's height.
         height: u8,
     },
+    /// The cell already holds a stone.
     #[error("cell {0} is already occupied")]
     Occupied(Move),
+    /// The game has ended: no more moves.
     #[error("the game is already over ({0})")]
     GameOver(Outcome),
 }
@@ -94,11 +101,13 @@ impl Board {
         self.empties = self.rules.cells();
     }
 
+    /// The game being played.
     #[inline]
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
 
+    /// The side whose turn it is.
     #[inline]
     pub fn to_move(&self) -> Color {
         self.to_move
@@ -127,6 +136,7 @@ impl Board {
         self.outcome
     }
 
+    /// Whether the game has ended (a win or a full board).
     #[inline]
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
@@ -138,6 +148,7 @@ impl Board {
         self.history.len()
     }
 
+    /// Number of empty cells.
     #[inline]
     pub fn empty_count(&self) -> usize {
         self.empties
@@ -153,6 +164,7 @@ impl Board {
         (self.history[i].mv, self.history[i].color)
     }
 
+    /// The most recent move, if any.
     pub fn last_move(&self) -> Option<Move> {
         self.history.last().map(|u| u.mv)
     }

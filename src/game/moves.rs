@@ -6,7 +6,9 @@ use std::str::FromStr;
 /// A side. Black moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
+    /// The first player.
     Black,
+    /// The second player.
     White,
 }
 
@@ -60,7 +62,9 @@ impl FromStr for Color {
 /// The result of a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// This side completed a winning line.
     Win(Color),
+    /// The board filled up with no winning line.
     Draw,
 }
 
@@ -102,11 +106,14 @@ impl fmt::Display for Outcome {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
+    /// Column, 0-based from the left.
     pub x: u8,
+    /// Row, 0-based from the top.
     pub y: u8,
 }
 
 impl Move {
+    /// The cell at column `x`, row `y`.
     pub const fn new(x: u8, y: u8) -> Move {
         Move { x, y }
     }
@@ -131,6 +138,7 @@ impl fmt::Display for Move {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("bad move {text:?}: expected a column letter and a row number (like h8) or x,y numbers (like 7,7)")]
 pub struct MoveParseError {
+    /// The text that did not parse.
     pub text: String,
 }
 

@@ -34,12 +34,16 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// Numbers of complete games by result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GameCounts {
+    /// Games black won.
     pub black_wins: u64,
+    /// Games white won.
     pub white_wins: u64,
+    /// Games that filled the board with no winner.
     pub draws: u64,
 }
 
 impl GameCounts {
+    /// Every game counted.
     pub fn total(&self) -> u64 {
         self.black_wins + self.white_wins + self.draws
     }
@@ -59,7 +63,9 @@ pub struct PositionCounts {
 /// Both counts from one pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
+    /// Complete games (move sequences) by result.
     pub games: GameCounts,
+    /// Distinct positions.
     pub positions: PositionCounts,
 }
 
@@ -78,6 +84,7 @@ pub const BYTES_PER_POSITION: u128 = 40;
 /// Why [`count`] refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PerftError {
+    /// The bound on the positions is above [`MAX_POSITIONS`].
     #[error(
         "counting from a position with {} empty cells is too large: up to {} positions \
          (up to {} in one ply: about {} of memory and {} minutes at a million \
@@ -94,6 +101,7 @@ pub enum PerftError {
 /// stones of each colour, as if no line were ever completed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Estimate {
+    /// Empty cells of the start position.
     pub empty: usize,
     /// At most this many distinct positions (the start included).
     pub positions: u128,
@@ -157,6 +165,7 @@ pub fn max_empty_cells() -> usize {
 pub struct Progress {
     /// Plies fully expanded (of `plies`).
     pub ply: usize,
+    /// Plies to expand in all: the empty cells of the start position.
     pub plies: usize,
     /// Distinct positions found so far.
     pub positions: u64,

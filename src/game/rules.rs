@@ -41,17 +41,25 @@ impl FromStr for Rule {
 /// Errors in a game description.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
+    /// Neither a preset name nor `WIDTHxHEIGHTxK[-exact]`.
     #[error("unknown game {0:?}: expected tictactoe, gomoku, or WIDTHxHEIGHTxK such as 7x6x4 (optionally followed by -exact)")]
     BadSpec(String),
+    /// A rule name other than `freestyle` or `exact`.
     #[error("unknown rule {0:?}: expected freestyle or exact")]
     BadRule(String),
+    /// A board side outside [`MIN_SIDE`]..=[`MAX_SIDE`].
     #[error("board side {0} is out of range: expected {MIN_SIDE} to {MAX_SIDE}")]
     BadSide(u32),
+    /// k below 3 or longer than the board's longest side.
     #[error("k = {k} does not fit a {width}x{height} board: expected 3 <= k <= {max}")]
     BadK {
+        /// The k asked for.
         k: u32,
+        /// The board's width.
         width: u8,
+        /// The board's height.
         height: u8,
+        /// The largest k this board allows.
         max: u8,
     },
 }
@@ -72,19 +80,25 @@ pub enum RulesError {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Rules {
+    /// Columns.
     pub width: u8,
+    /// Rows.
     pub height: u8,
+    /// Stones in a row that win.
     pub k: u8,
+    /// Whether longer lines win too.
     pub rule: Rule,
 }
 
 impl Rules {
+    /// 3×3, three in a row.
     pub const TICTACTOE: Rules = Rules {
         width: 3,
         height: 3,
         k: 3,
         rule: Rule::Freestyle,
     };
+    /// 15×15, five or more in a row (freestyle gomoku).
     pub const GOMOKU: Rules = Rules {
         width: 15,
         height: 15,

@@ -5,17 +5,26 @@ use super::{Move, Rules};
 /// One of the 8 symmetries of the square (the dihedral group D4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Symmetry {
+    /// Every cell stays.
     Identity,
+    /// A quarter turn clockwise (square boards only).
     Rotate90,
+    /// A half turn.
     Rotate180,
+    /// A quarter turn anticlockwise (square boards only).
     Rotate270,
+    /// Mirror left to right (`x` reversed).
     FlipX,
+    /// Mirror top to bottom (`y` reversed).
     FlipY,
+    /// Mirror in the main diagonal (`x` and `y` swapped; square boards only).
     Transpose,
+    /// Mirror in the anti-diagonal (square boards only).
     AntiTranspose,
 }
 
 impl Symmetry {
+    /// All eight, the identity first.
     pub const ALL: [Symmetry; 8] = [
         Symmetry::Identity,
         Symmetry::Rotate90,

@@ -173,13 +173,13 @@ impl Reference {
         }
         match self.win_cells(line, centre) {
             0 => {}
-            1 => return Shape::Closed1,
-            _ => return Shape::Open1,
+            1 => return Shape::ClosedIn1,
+            _ => return Shape::OpenIn1,
         }
         match self.best_win_cells_after_one_move(line, centre) {
             0 => Shape::None,
-            1 => Shape::Closed2,
-            _ => Shape::Open2,
+            1 => Shape::ClosedIn2,
+            _ => Shape::OpenIn2,
         }
     }
 
@@ -196,14 +196,14 @@ impl Reference {
                 let s = self.classify_to_level2(line, centre);
                 line[p] = Cell::Empty;
                 match s {
-                    Shape::Open2 => return Shape::Open3,
-                    Shape::Closed2 => closed = true,
+                    Shape::OpenIn2 => return Shape::OpenIn3,
+                    Shape::ClosedIn2 => closed = true,
                     _ => {}
                 }
             }
         }
         if closed {
-            Shape::Closed3
+            Shape::ClosedIn3
         } else {
             Shape::None
         }
@@ -240,18 +240,18 @@ fn reference_classifier_on_hand_made_lines() {
         rule: Rule::Exact,
     };
     let cases: &[(&Reference, &str, Shape)] = &[
-        (&free5, "..*XXX..", Shape::Open1),
-        (&free5, "O*XXX.", Shape::Closed1),
-        (&free5, "..*X.XX..", Shape::Closed1),
-        (&free5, "..*XX..", Shape::Open2),
-        (&free5, "O*XX..O", Shape::Closed2),
-        (&free5, "...*X...", Shape::Open3),
-        (&free5, "O*X...O", Shape::Closed3),
+        (&free5, "..*XXX..", Shape::OpenIn1),
+        (&free5, "O*XXX.", Shape::ClosedIn1),
+        (&free5, "..*X.XX..", Shape::ClosedIn1),
+        (&free5, "..*XX..", Shape::OpenIn2),
+        (&free5, "O*XX..O", Shape::ClosedIn2),
+        (&free5, "...*X...", Shape::OpenIn3),
+        (&free5, "O*X...O", Shape::ClosedIn3),
         (&free5, "O*X..O", Shape::None),
         (&free5, "XX*XXX", Shape::Win),
         (&exact5, "XX*XXX", Shape::None),
-        (&exact5, ".*XXX.X", Shape::Closed1),
-        (&free5, ".*XXX.X", Shape::Open1),
+        (&exact5, ".*XXX.X", Shape::ClosedIn1),
+        (&free5, ".*XXX.X", Shape::OpenIn1),
     ];
     for &(r, s, want) in cases {
         let (mut line, c) = parse(s);
@@ -464,11 +464,11 @@ fn check_against_reference(e: &Evaluator, g: &Grid) -> Result<(), TestCaseError>
         let me = &counts[mover.index()];
         let them = &counts[mover.opponent().index()];
         let got = e.evaluate(mover);
-        let can_win = me[Shape::Open1 as usize] + me[Shape::Closed1 as usize] > 0;
+        let can_win = me[Shape::OpenIn1 as usize] + me[Shape::ClosedIn1 as usize] > 0;
         prop_assert_eq!(e.can_win_now(mover), can_win);
         if can_win {
             prop_assert_eq!(got, WIN);
-        } else if them[Shape::Open1 as usize] > 0 {
+        } else if them[Shape::OpenIn1 as usize] > 0 {
             prop_assert_eq!(got, LOSS);
         } else {
             // The documented formula: Σ own·n/stones − Σ opp·n/stones.
@@ -707,8 +707,8 @@ fn assert_counts_once(rules: Rules, pattern: &str, shape: Shape) {
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs();
     let (black, white) = (e.evaluate(Color::Black), e.evaluate(Color::White));
     match shape {
-        Shape::Open1 => assert!(black == WIN && white == LOSS, "{pattern}"),
-        Shape::Closed1 => {
+        Shape::OpenIn1 => assert!(black == WIN && white == LOSS, "{pattern}"),
+        Shape::ClosedIn1 => {
             assert_eq!(black, WIN, "{pattern}");
             assert!(
                 close(white, -w.opp[i]),
@@ -736,26 +736,26 @@ fn assert_counts_once(rules: Rules, pattern: &str, shape: Shape) {
 fn brief_examples_for_k5() {
     let g = Rules::GOMOKU;
     let examples = [
-        (".XXXX.", Shape::Open1),
-        ("OXXXX.", Shape::Closed1),
-        ("XX.XX", Shape::Closed1),
-        ("X.XXX", Shape::Closed1),
-        ("..XXX..", Shape::Open2),
-        (".X.XX.", Shape::Open2),
-        (".XX.X.", Shape::Open2),
-        ("OXXX..", Shape::Closed2),
-        ("XX..X", Shape::Closed2),
-        ("..XX..", Shape::Open3),
+        (".XXXX.", Shape::OpenIn1),
+        ("OXXXX.", Shape::ClosedIn1),
+        ("XX.XX", Shape::ClosedIn1),
+        ("X.XXX", Shape::ClosedIn1),
+        ("..XXX..", Shape::OpenIn2),
+        (".X.XX.", Shape::OpenIn2),
+        (".XX.X.", Shape::OpenIn2),
+        ("OXXX..", Shape::ClosedIn2),
+        ("XX..X", Shape::ClosedIn2),
+        ("..XX..", Shape::OpenIn3),
     ];
     for (pattern, shape) in examples {
         assert_pattern(g, pattern, shape);
         assert_counts_once(g, pattern, shape);
     }
-    assert_eq!(Shape::Open1.name(5), "open4");
-    assert_eq!(Shape::Closed1.name(5), "closed4");
-    assert_eq!(Shape::Open2.name(5), "open3");
-    assert_eq!(Shape::Closed2.name(5), "closed3");
-    assert_eq!(Shape::Open3.name(5), "open2");
+    assert_eq!(Shape::OpenIn1.name(5), "open4");
+    assert_eq!(Shape::ClosedIn1.name(5), "closed4");
+    assert_eq!(Shape::OpenIn2.name(5), "open3");
+    assert_eq!(Shape::ClosedIn2.name(5), "closed3");
+    assert_eq!(Shape::OpenIn3.name(5), "open2");
 }
 
 #[test]
@@ -764,17 +764,17 @@ fn more_k5_shapes() {
     assert_pattern(g, "XXXXX", Shape::Win);
     assert_pattern(g, "OXXXXXO", Shape::Win);
     // Two stones walled in with room for exactly one five: a closed two.
-    assert_pattern(g, "OXX...O", Shape::Closed3);
+    assert_pattern(g, "OXX...O", Shape::ClosedIn3);
     // No room for five at all.
     assert_pattern(g, "OXX..O", Shape::None);
     assert_pattern(g, "OXXXXO", Shape::None);
     // A lone stone is three moves from an open four: below every level.
     assert_pattern(g, "...X...", Shape::None);
-    assert_pattern(g, "..X.X..", Shape::Open3);
+    assert_pattern(g, "..X.X..", Shape::OpenIn3);
     // The empty cells: the win cells of an open four are wins for black.
     let (e, _, _) = lay(g, (4, 7), (1, 0), ".XX.XX.");
     assert_eq!(e.shapes_at(mv(7, 7), Color::Black)[0], Shape::Win);
-    assert_eq!(e.shapes_at(mv(4, 7), Color::Black)[0], Shape::Closed1);
+    assert_eq!(e.shapes_at(mv(4, 7), Color::Black)[0], Shape::ClosedIn1);
     // ...and for white they are nothing (black stones block both ways).
     assert_eq!(e.shapes_at(mv(7, 7), Color::White)[0], Shape::None);
 }
@@ -791,12 +791,12 @@ fn overlines_under_freestyle_and_exact() {
     // `.XXXX.X`: the gap makes six. Two win cells in freestyle, one in exact.
     let (e, _, _) = lay(free, (3, 7), (1, 0), ".XXXX.X");
     for x in 4..8 {
-        assert_eq!(e.shapes_at(mv(x, 7), Color::Black)[0], Shape::Open1);
+        assert_eq!(e.shapes_at(mv(x, 7), Color::Black)[0], Shape::OpenIn1);
     }
     assert_eq!(e.shapes_at(mv(8, 7), Color::Black)[0], Shape::Win);
     let (e, _, _) = lay(exact, (3, 7), (1, 0), ".XXXX.X");
     for x in 4..8 {
-        assert_eq!(e.shapes_at(mv(x, 7), Color::Black)[0], Shape::Closed1);
+        assert_eq!(e.shapes_at(mv(x, 7), Color::Black)[0], Shape::ClosedIn1);
     }
     assert_eq!(e.shapes_at(mv(3, 7), Color::Black)[0], Shape::Win);
     assert_ne!(e.shapes_at(mv(8, 7), Color::Black)[0], Shape::Win);
@@ -804,9 +804,9 @@ fn overlines_under_freestyle_and_exact() {
     assert_eq!(e.shapes_at(mv(9, 7), Color::Black)[0], Shape::None);
     // An open four whose far side would become an overline: X.XXXX.
     let (e, _, _) = lay(exact, (2, 7), (1, 0), "X.XXXX.");
-    assert_eq!(e.shapes_at(mv(4, 7), Color::Black)[0], Shape::Closed1);
+    assert_eq!(e.shapes_at(mv(4, 7), Color::Black)[0], Shape::ClosedIn1);
     let (e, _, _) = lay(free, (2, 7), (1, 0), "X.XXXX.");
-    assert_eq!(e.shapes_at(mv(4, 7), Color::Black)[0], Shape::Open1);
+    assert_eq!(e.shapes_at(mv(4, 7), Color::Black)[0], Shape::OpenIn1);
 }
 
 #[test]
@@ -817,22 +817,27 @@ fn tictactoe_shapes() {
     // along its full lines; lines shorter than 3 hold nothing.
     assert_eq!(
         e.shapes_at(mv(1, 1), Color::Black),
-        [Shape::Closed2; 4],
+        [Shape::ClosedIn2; 4],
         "centre"
     );
     assert_eq!(
         e.shapes_at(mv(0, 0), Color::White),
-        [Shape::Closed2, Shape::Closed2, Shape::Closed2, Shape::None]
+        [
+            Shape::ClosedIn2,
+            Shape::ClosedIn2,
+            Shape::ClosedIn2,
+            Shape::None
+        ]
     );
     assert_eq!(
         e.shapes_at(mv(1, 0), Color::Black),
-        [Shape::Closed2, Shape::Closed2, Shape::None, Shape::None]
+        [Shape::ClosedIn2, Shape::ClosedIn2, Shape::None, Shape::None]
     );
-    assert_eq!(Shape::Closed2.name(3), "closed1");
+    assert_eq!(Shape::ClosedIn2.name(3), "closed1");
     // X . X on the top row: closed 2; the middle wins.
     let (e, _, _) = lay(t, (0, 0), (1, 0), "X.X");
-    assert_eq!(e.shapes_at(mv(0, 0), Color::Black)[0], Shape::Closed1);
-    assert_eq!(e.shapes_at(mv(2, 0), Color::Black)[0], Shape::Closed1);
+    assert_eq!(e.shapes_at(mv(0, 0), Color::Black)[0], Shape::ClosedIn1);
+    assert_eq!(e.shapes_at(mv(2, 0), Color::Black)[0], Shape::ClosedIn1);
     assert_eq!(e.shapes_at(mv(1, 0), Color::Black)[0], Shape::Win);
     assert_eq!(e.shapes_at(mv(1, 0), Color::White)[0], Shape::None);
     // X X O: nothing left on that row.
@@ -840,19 +845,19 @@ fn tictactoe_shapes() {
     assert_eq!(e.shapes_at(mv(0, 0), Color::Black)[0], Shape::None);
     // Diagonals.
     let (e, _, _) = lay(t, (0, 0), (1, 1), "X.X");
-    assert_eq!(e.shapes_at(mv(0, 0), Color::Black)[2], Shape::Closed1);
+    assert_eq!(e.shapes_at(mv(0, 0), Color::Black)[2], Shape::ClosedIn1);
     assert_eq!(e.shapes_at(mv(1, 1), Color::Black)[2], Shape::Win);
     let (e, _, _) = lay(t, (0, 2), (1, -1), "XX.");
-    assert_eq!(e.shapes_at(mv(1, 1), Color::Black)[3], Shape::Closed1);
+    assert_eq!(e.shapes_at(mv(1, 1), Color::Black)[3], Shape::ClosedIn1);
     assert_eq!(e.shapes_at(mv(2, 0), Color::Black)[3], Shape::Win);
     // On a 4-wide board a two can be open.
     let r = rules(4, 4, 3, Rule::Freestyle);
     let (e, _, _) = lay(r, (0, 0), (1, 0), ".XX.");
-    assert_eq!(e.shapes_at(mv(1, 0), Color::Black)[0], Shape::Open1);
+    assert_eq!(e.shapes_at(mv(1, 0), Color::Black)[0], Shape::OpenIn1);
     let (e, _, _) = lay(r, (0, 0), (1, 0), ".X..");
-    assert_eq!(e.shapes_at(mv(1, 0), Color::Black)[0], Shape::Open2);
+    assert_eq!(e.shapes_at(mv(1, 0), Color::Black)[0], Shape::OpenIn2);
     let (e, _, _) = lay(r, (0, 0), (1, 0), "X...");
-    assert_eq!(e.shapes_at(mv(0, 0), Color::Black)[0], Shape::Closed2);
+    assert_eq!(e.shapes_at(mv(0, 0), Color::Black)[0], Shape::ClosedIn2);
 }
 
 #[test]
@@ -861,26 +866,26 @@ fn board_edges() {
     // an edge, so it is closed.
     let r = rules(5, 5, 5, Rule::Freestyle);
     let (e, _, _) = lay(r, (0, 2), (1, 0), ".XXX.");
-    assert_eq!(e.shapes_at(mv(2, 2), Color::Black)[0], Shape::Closed2);
+    assert_eq!(e.shapes_at(mv(2, 2), Color::Black)[0], Shape::ClosedIn2);
     let (e, _, _) = lay(r, (0, 0), (1, 1), ".XXX.");
-    assert_eq!(e.shapes_at(mv(2, 2), Color::Black)[2], Shape::Closed2);
+    assert_eq!(e.shapes_at(mv(2, 2), Color::Black)[2], Shape::ClosedIn2);
     let (e, _, _) = lay(r, (0, 4), (1, -1), ".XXX.");
-    assert_eq!(e.shapes_at(mv(2, 2), Color::Black)[3], Shape::Closed2);
+    assert_eq!(e.shapes_at(mv(2, 2), Color::Black)[3], Shape::ClosedIn2);
     // The same on 15x15 is an open three.
     let (e, _, _) = lay(Rules::GOMOKU, (0, 2), (1, 0), "..XXX..");
-    assert_eq!(e.shapes_at(mv(3, 2), Color::Black)[0], Shape::Open2);
+    assert_eq!(e.shapes_at(mv(3, 2), Color::Black)[0], Shape::OpenIn2);
     // Against the edge.
     let (e, _, _) = lay(Rules::GOMOKU, (0, 0), (0, 1), "XXXX.");
-    assert_eq!(e.shapes_at(mv(0, 3), Color::Black)[1], Shape::Closed1);
+    assert_eq!(e.shapes_at(mv(0, 3), Color::Black)[1], Shape::ClosedIn1);
     let (e, _, _) = lay(Rules::GOMOKU, (14, 0), (0, 1), "XXX..");
-    assert_eq!(e.shapes_at(mv(14, 0), Color::Black)[1], Shape::Closed2);
+    assert_eq!(e.shapes_at(mv(14, 0), Color::Black)[1], Shape::ClosedIn2);
     // k = 4 in a 6-high column of a 7x6 board.
     let c4 = rules(7, 6, 4, Rule::Freestyle);
     let (e, _, _) = lay(c4, (3, 0), (0, 1), "..XX..");
-    assert_eq!(e.shapes_at(mv(3, 2), Color::Black)[1], Shape::Open2);
-    assert_eq!(Shape::Open2.name(4), "open2");
+    assert_eq!(e.shapes_at(mv(3, 2), Color::Black)[1], Shape::OpenIn2);
+    assert_eq!(Shape::OpenIn2.name(4), "open2");
     let (e, _, _) = lay(c4, (3, 0), (0, 1), "XX....");
-    assert_eq!(e.shapes_at(mv(3, 0), Color::Black)[1], Shape::Closed2);
+    assert_eq!(e.shapes_at(mv(3, 0), Color::Black)[1], Shape::ClosedIn2);
     // Short diagonals near a corner hold no shape at all.
     let (e, _, _) = lay(c4, (0, 2), (1, -1), "XXX");
     assert_eq!(e.shapes_at(mv(1, 1), Color::Black)[3], Shape::None);

@@ -3,7 +3,7 @@
 //! Python), edge cases, the SPRT string form, and properties.
 
 use mnk::arena::stats::{
-    elo_from_score, score_from_elo, Outcome, PairedTally, Pentanomial, ScoreError, SprtError,
+    elo_from_score, score_from_elo, GameResult, PairedTally, Pentanomial, ScoreError, SprtError,
     SprtModel, SprtParams, SprtStatus, Tally,
 };
 use proptest::prelude::*;
@@ -241,7 +241,7 @@ fn huge_counts_do_not_overflow() {
     let mut t = Tally::new(u64::MAX, u64::MAX, 1);
     assert_eq!(t.games(), u64::MAX);
     t.merge(&Tally::new(5, 5, 5));
-    t.add(Outcome::Win);
+    t.add(GameResult::Win);
     assert_eq!(t.wins, u64::MAX);
     assert!((0.0..=1.0).contains(&t.score()));
     let mut p = Pentanomial::new([u64::MAX; 5]);
@@ -253,17 +253,22 @@ fn huge_counts_do_not_overflow() {
 
 #[test]
 fn tally_accumulation() {
-    let mut t: Tally = [Outcome::Win, Outcome::Draw, Outcome::Loss, Outcome::Win]
-        .into_iter()
-        .collect();
+    let mut t: Tally = [
+        GameResult::Win,
+        GameResult::Draw,
+        GameResult::Loss,
+        GameResult::Win,
+    ]
+    .into_iter()
+    .collect();
     assert_eq!(t, Tally::new(2, 1, 1));
-    t += Outcome::Draw;
+    t += GameResult::Draw;
     t += Tally::new(1, 0, 0);
     assert_eq!(t, Tally::new(3, 2, 1));
     assert_eq!(t.reversed(), Tally::new(1, 2, 3));
-    assert_eq!(Outcome::Win.reversed(), Outcome::Loss);
-    assert_eq!(Outcome::from_score(0.5), Ok(Outcome::Draw));
-    assert_eq!(Outcome::from_score(0.25), Err(ScoreError(0.25)));
+    assert_eq!(GameResult::Win.reversed(), GameResult::Loss);
+    assert_eq!(GameResult::from_score(0.5), Ok(GameResult::Draw));
+    assert_eq!(GameResult::from_score(0.25), Err(ScoreError(0.25)));
 }
 
 #[test]
@@ -304,11 +309,11 @@ fn pentanomial_bins() {
 #[test]
 fn paired_tally_keeps_both_views() {
     let mut m = PairedTally::default();
-    m.add_pair(Outcome::Win, Outcome::Loss);
-    m.add_pair(Outcome::Draw, Outcome::Draw);
+    m.add_pair(GameResult::Win, GameResult::Loss);
+    m.add_pair(GameResult::Draw, GameResult::Draw);
     m.add_pair_scores(1.0, 0.5).expect("valid");
     assert!(m.add_pair_scores(1.0, 3.0).is_err());
-    m.add_single(Outcome::Loss);
+    m.add_single(GameResult::Loss);
     assert_eq!(m.games, Tally::new(2, 3, 2));
     assert_eq!(m.pairs.bins, [0, 0, 2, 1, 0]);
     let r = m.reversed();
@@ -328,16 +333,16 @@ fn paired_tally_keeps_both_views() {
 fn pentanomial_tighter_with_opening_bias() {
     let mut m = PairedTally::default();
     for _ in 0..60 {
-        m.add_pair(Outcome::Win, Outcome::Loss);
+        m.add_pair(GameResult::Win, GameResult::Loss);
     }
     for _ in 0..20 {
-        m.add_pair(Outcome::Draw, Outcome::Draw);
+        m.add_pair(GameResult::Draw, GameResult::Draw);
     }
     for _ in 0..12 {
-        m.add_pair(Outcome::Win, Outcome::Win);
+        m.add_pair(GameResult::Win, GameResult::Win);
     }
     for _ in 0..8 {
-        m.add_pair(Outcome::Loss, Outcome::Loss);
+        m.add_pair(GameResult::Loss, GameResult::Loss);
     }
     assert!((m.games.score() - m.pairs.score()).abs() < 1e-12);
     let tri = m.games.elo_error95();
@@ -348,18 +353,18 @@ fn pentanomial_tighter_with_opening_bias() {
     // makes the pentanomial bar wider, as it should.
     let mut m = PairedTally::default();
     for _ in 0..30 {
-        m.add_pair(Outcome::Win, Outcome::Win);
-        m.add_pair(Outcome::Loss, Outcome::Loss);
+        m.add_pair(GameResult::Win, GameResult::Win);
+        m.add_pair(GameResult::Loss, GameResult::Loss);
     }
     assert!(m.pairs.elo_error95() > m.games.elo_error95());
 
     // The SPRT sees the same: more evidence from the less noisy view.
     let mut m = PairedTally::default();
     for _ in 0..300 {
-        m.add_pair(Outcome::Win, Outcome::Loss);
+        m.add_pair(GameResult::Win, GameResult::Loss);
     }
     for _ in 0..60 {
-        m.add_pair(Outcome::Win, Outcome::Draw);
+        m.add_pair(GameResult::Win, GameResult::Draw);
     }
     let params: SprtParams = "elo0=0,elo1=10,model=logistic".parse().expect("valid");
     let tri = params.llr_trinomial(&m.games);
@@ -603,8 +608,12 @@ fn sprt_params_serde_as_string() {
     );
 }
 
-fn outcome() -> impl Strategy<Value = Outcome> {
-    prop_oneof![Just(Outcome::Win), Just(Outcome::Draw), Just(Outcome::Loss)]
+fn outcome() -> impl Strategy<Value = GameResult> {
+    prop_oneof![
+        Just(GameResult::Win),
+        Just(GameResult::Draw),
+        Just(GameResult::Loss)
+    ]
 }
 
 fn sprt_params() -> impl Strategy<Value = SprtParams> {

@@ -1,0 +1,198 @@
+//! Rating statistics for matches between two players: pure maths, no I/O.
+//!
+//! * [`Tally`] counts wins, draws and losses (the *trinomial* model) and turns
+//!   them into a score, a logistic Elo difference and a 95% error bar, as the
+//!   project brief defines them: `s = (W + D/2)/N`, `Elo = −400·log10(1/s − 1)`,
+//!   and an interval from `s ± 1.96σ` with `σ² = [W(1−s)² + L·s² + D(½−s)²]/N²`
+//!   (the variance of the mean score).
+//! * [`Pentanomial`] counts *game pairs* (one opening played twice, colours
+//!   swapped) by the pair's total score 0, ½, 1, 1½, 2. Its error bar uses the
+//!   variance of the pair scores. [`PairedTally`] keeps both views.
+//! * [`SprtParams`] runs a sequential probability ratio test (the generalized
+//!   SPRT of fishtest and fastchess) on either kind of count, in normalized Elo
+//!   (the default) or logistic Elo.
+//!
+//! # Why pairs give tighter error bars
+//!
+//! An opening, together with the colour each player gets, biases a game.
+//! Playing every opening twice with colours swapped makes the two games of a
+//! pair *negatively* correlated from A's point of view: an opening that favours
+//! the first player tends to give A one win and one loss (pair score 1), not
+//! two wins or two losses. (Seen from the side that moves first, the two
+//! results are *positively* correlated; it is the same fact.) The trinomial
+//! model treats every game as independent, so it counts that opening noise as
+//! if it were noise in the players' strength and overestimates the variance of
+//! the mean score. The pentanomial model measures the variance of the pair
+//! scores directly, which removes the shared opening/colour part: its error
+//! bar is smaller whenever the correlation is negative as above, and equal (up
+//! to sampling) when the two games are independent.
+//!
+//! # SPRT
+//!
+//! H0 is "the Elo difference is `elo0`", H1 is "it is `elo1`". The statistic is
+//! the generalized log-likelihood ratio of Michel Van den Bergh (used by
+//! fishtest's `LLRcalc.py` and fastchess): the observed results form an
+//! empirical distribution over the scores (0, ½, 1 per game, or 0, ¼, ½, ¾, 1
+//! per game for pairs); under each hypothesis the most likely distribution
+//! that satisfies it is found (a secular equation solved by bisection, and for
+//! normalized Elo a fixed-point iteration around it), and the LLR is `N` times
+//! the mean log ratio of the two. Zero counts are replaced by 1e-3 before this
+//! (fishtest's regularization), so the LLR is finite for any sample.
+//!
+//! *Normalized Elo* (`nElo`) measures the score's distance from ½ in units of
+//! the per-game standard deviation: `t = (μ − ½)/σ`, `nElo = t · 800/ln 10`.
+//! It is insensitive to the draw rate, which makes bounds like `elo0=0,elo1=5`
+//! mean the same thing for drawish and decisive games. For pairs, the
+//! per-game σ is `√2` times the standard deviation of the pair mean, as in
+//! fishtest.
+//!
+//! # Edge cases
+//!
+//! With no games the score is ½, the Elo 0 and the error bar infinite. A score
+//! of 1 (or 0) gives an Elo of `+∞` (or `−∞`). When the score interval reaches
+//! 0 or 1 the matching end of the Elo interval is infinite and so is the
+//! half-width. When every game has the same result the normal approximation
+//! gives a zero-width interval around a finite Elo (all draws: `0 ± 0`); that
+//! is what the brief's formula says, and it is small samples that make it
+//! look overconfident. The SPRT returns an LLR of 0 for no games.
+
+mod pentanomial;
+mod sprt;
+mod tally;
+
+pub use pentanomial::{PairedTally, Pentanomial};
+pub use sprt::{SprtError, SprtModel, SprtParams, SprtStatus};
+pub use tally::Tally;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// The two-sided 95% normal quantile used for error bars (the brief's 1.96).
+pub const Z95: f64 = 1.96;
+
+/// Normalized Elo per unit of t-value: `800 / ln 10` (about 347.4).
+pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
+
+/// Logistic Elo difference of an expected score `s` in `[0, 1]`:
+/// `−400·log10(1/s − 1)`. Returns `−∞` for `s ≤ 0`, `+∞` for `s ≥ 1`, and NaN
+/// for a NaN input.
+pub fn elo_from_score(s: f64) -> f64 {
+    if s.is_nan() {
+        f64::NAN
+    } else if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        // `+ 0.0` turns the −0 of s = ½ into +0 (so it prints as `+0.0`).
+        -400.0 * (1.0 / s - 1.0).log10() + 0.0
+    }
+}
+
+/// Expected score of a logistic Elo difference: `1/(1 + 10^(−elo/400))`.
+/// The inverse of [`elo_from_score`]; `±∞` map to 1 and 0.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Normalized Elo of a mean score `mu` with per-game standard deviation
+/// `sigma`: `(mu − ½)/sigma · 800/ln 10`. A zero `sigma` gives 0 if `mu` is ½
+/// and `±∞` otherwise.
+pub fn normalized_elo(mu: f64, sigma: f64) -> f64 {
+    let d = mu - 0.5;
+    if sigma > 0.0 {
+        d / sigma * NELO_PER_T
+    } else if d == 0.0 {
+        0.0
+    } else {
+        f64::INFINITY.copysign(d)
+    }
+}
+
+/// The Elo interval for a mean score `s` whose standard deviation is `sd`:
+/// Elo at `s ± 1.96·sd`, the score clamped to `[0, 1]`.
+fn elo_interval(s: f64, sd: f64) -> (f64, f64) {
+    let lo = (s - Z95 * sd).max(0.0);
+    let hi = (s + Z95 * sd).min(1.0);
+    (elo_from_score(lo), elo_from_score(hi))
+}
+
+/// Half-width of an Elo interval; infinite if either end is.
+fn half_width((lo, hi): (f64, f64)) -> f64 {
+    if lo.is_infinite() || hi.is_infinite() {
+        f64::INFINITY
+    } else {
+        (hi - lo) / 2.0
+    }
+}
+
+/// Mean and variance of scores `a` weighted by counts or probabilities `w`
+/// (normalized by their sum). Returns `(0.5, 0)` for an empty sample.
+fn mean_variance<const N: usize>(a: &[f64; N], w: &[f64; N]) -> (f64, f64) {
+    let total: f64 = w.iter().sum();
+    if total <= 0.0 {
+        return (0.5, 0.0);
+    }
+    let mu = a.iter().zip(w).map(|(x, p)| x * p).sum::<f64>() / total;
+    let var = a
+        .iter()
+        .zip(w)
+        .map(|(x, p)| p * (x - mu) * (x - mu))
+        .sum::<f64>()
+        / total;
+    (mu, var)
+}
+
+/// Formats an Elo value with a sign and one decimal (`+88.7`, `+inf`).
+fn fmt_elo(elo: f64) -> String {
+    format!("{elo:+.1}")
+}
+
+/// A game score that is not 0, ½ or 1.
+#[derive(Debug, Clone, Copy, PartialEq, Error)]
+#[error("a game score must be 0, 0.5 or 1, got {0}")]
+pub struct ScoreError(pub f64);
+
+/// The result of one game from player A's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameResult {
+    /// A won.
+    Win,
+    /// The game was drawn.
+    Draw,
+    /// A lost.
+    Loss,
+}
+
+impl GameResult {
+    /// A's score: 1, ½ or 0.
+    pub fn score(self) -> f64 {
+        match self {
+            GameResult::Win => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::Loss => 0.0,
+        }
+    }
+
+    /// The outcome with score exactly 1, ½ or 0.
+    pub fn from_score(score: f64) -> Result<GameResult, ScoreError> {
+        if score == 1.0 {
+            Ok(GameResult::Win)
+        } else if score == 0.5 {
+            Ok(GameResult::Draw)
+        } else if score == 0.0 {
+            Ok(GameResult::Loss)
+        } else {
+            Err(ScoreError(score))
+        }
+    }
+
+    /// The same game from B's point of view.
+    pub fn reversed(self) -> GameResult {
+        match self {
+            GameResult::Win => GameResult::Loss,
+            GameResult::Draw => GameResult::Draw,
+            GameResult::Loss => GameResult::Win,
+        }
+    }
+}
