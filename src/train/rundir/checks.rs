@@ -13,8 +13,8 @@
 //! scored i/2 points; Elo and the 95% interval are pentanomial).
 
 use super::csv::{
-    corrupt, csv_line, csv_rows, float_text, line, names, pentanomial_names, tally_names, Column,
-    Header, Row, Write,
+    corrupt, csv_line, csv_rows, float_text, line, names, pentanomial_columns, tally_columns,
+    Column, Header, Row,
 };
 use crate::arena::stats::PairedTally;
 use crate::train::{Check, CheckRow, ExactCheck, RefCheck, TrainError};
@@ -26,27 +26,40 @@ struct Line<'a, C> {
     check: &'a C,
 }
 
+type CheckColumn<'a, C> = Column<'a, Line<'a, C>>;
+
+/// A column of the exact layout, filled by `write`.
+fn exact<'a>(
+    name: &str,
+    write: impl Fn(&Line<'a, ExactCheck>) -> Option<String> + 'a,
+) -> CheckColumn<'a, ExactCheck> {
+    Column::new(name, (), write)
+}
+
+/// A column of the match layout, filled by `write`.
+fn versus<'a>(
+    name: &str,
+    write: impl Fn(&Line<'a, RefCheck>) -> Option<String> + 'a,
+) -> CheckColumn<'a, RefCheck> {
+    Column::new(name, (), write)
+}
+
 /// The prefix of the pentanomial columns.
 const PTNML: &str = "ptnml_";
 
 /// The columns of an exact check (small boards), in file order.
-fn exact_columns<'a>() -> Vec<Column<Line<'a, ExactCheck>>> {
-    let c = |name: &str, write: Write<Line<'a, ExactCheck>>| Column::new(name, (), 0, write);
+fn exact_columns<'a>() -> Vec<CheckColumn<'a, ExactCheck>> {
     vec![
-        c("round", |l, _| Some(l.round.to_string())),
-        c("positions", |l, _| Some(l.check.positions.to_string())),
-        c("agreement", |l, _| Some(float_text(l.check.agreement))),
-        c("agreement_all_ties", |l, _| {
+        exact("round", |l| Some(l.round.to_string())),
+        exact("positions", |l| Some(l.check.positions.to_string())),
+        exact("agreement", |l| Some(float_text(l.check.agreement))),
+        exact("agreement_all_ties", |l| {
             Some(float_text(l.check.agreement_all_ties))
         }),
-        c("lost_lines", |l, _| Some(l.check.lost_lines().to_string())),
-        c("lost_as_black", |l, _| {
-            Some(l.check.lost_as_black.to_string())
-        }),
-        c("lost_as_white", |l, _| {
-            Some(l.check.lost_as_white.to_string())
-        }),
-        c("no_loss_depth", |l, _| {
+        exact("lost_lines", |l| Some(l.check.lost_lines().to_string())),
+        exact("lost_as_black", |l| Some(l.check.lost_as_black.to_string())),
+        exact("lost_as_white", |l| Some(l.check.lost_as_white.to_string())),
+        exact("no_loss_depth", |l| {
             Some(
                 l.check
                     .no_loss_depth
@@ -58,43 +71,29 @@ fn exact_columns<'a>() -> Vec<Column<Line<'a, ExactCheck>>> {
 
 /// The columns of a match against one reference (large boards), in file
 /// order.
-fn match_columns<'a>() -> Vec<Column<Line<'a, RefCheck>>> {
-    let c = |name: String, arg, write: Write<Line<'a, RefCheck>>| Column::new(name, (), arg, write);
-    let [wins, draws, losses] = tally_names("");
-    let mut cols = vec![
-        c("round".into(), 0, |l, _| Some(l.round.to_string())),
-        c("reference".into(), 0, |l, _| {
-            Some(l.check.reference.clone())
-        }),
-        c("games".into(), 0, |l, _| {
-            Some(l.check.tally.games.games().to_string())
-        }),
-        c(wins, 0, |l, _| Some(l.check.tally.games.wins.to_string())),
-        c(draws, 0, |l, _| Some(l.check.tally.games.draws.to_string())),
-        c(losses, 0, |l, _| {
-            Some(l.check.tally.games.losses.to_string())
-        }),
+fn match_columns<'a>() -> Vec<CheckColumn<'a, RefCheck>> {
+    let mut c = vec![
+        versus("round", |l| Some(l.round.to_string())),
+        versus("reference", |l| Some(l.check.reference.clone())),
+        versus("games", |l| Some(l.check.tally.games.games().to_string())),
     ];
-    for (i, name) in pentanomial_names(PTNML).into_iter().enumerate() {
-        cols.push(c(name, i, |l, i| {
-            Some(l.check.tally.pairs.bins[i].to_string())
-        }));
-    }
-    cols.extend([
-        c("score".into(), 0, |l, _| {
-            Some(float_text(l.check.tally.games.score()))
-        }),
-        c("elo".into(), 0, |l, _| {
-            Some(float_text(l.check.tally.pairs.elo()))
-        }),
-        c("elo_lo".into(), 0, |l, _| {
+    c.extend(tally_columns("", (), |l: &Line<'a, RefCheck>| {
+        Some(&l.check.tally.games)
+    }));
+    c.extend(pentanomial_columns(PTNML, (), |l: &Line<'a, RefCheck>| {
+        Some(&l.check.tally.pairs)
+    }));
+    c.extend([
+        versus("score", |l| Some(float_text(l.check.tally.games.score()))),
+        versus("elo", |l| Some(float_text(l.check.tally.pairs.elo()))),
+        versus("elo_lo", |l| {
             Some(float_text(l.check.tally.pairs.elo_interval95().0))
         }),
-        c("elo_hi".into(), 0, |l, _| {
+        versus("elo_hi", |l| {
             Some(float_text(l.check.tally.pairs.elo_interval95().1))
         }),
     ]);
-    cols
+    c
 }
 
 /// The header of `checks.csv` (`small`: the exact-check layout).

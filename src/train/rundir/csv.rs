@@ -8,51 +8,74 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::str::FromStr;
 
-/// How a column is filled from a row value and the column's `arg`; `None`
-/// leaves the field empty.
-pub(super) type Write<T> = fn(&T, usize) -> Option<String>;
+/// How a column is filled from a row; `None` leaves the field empty.
+type Write<'a, T> = Box<dyn Fn(&T) -> Option<String> + 'a>;
 
 /// One column of a CSV file: its name and how it is filled from a value of
 /// type `T` (one row of the file).
-pub(super) struct Column<T, P = ()> {
+pub(super) struct Column<'a, T, P = ()> {
     /// The name in the header.
     pub(super) name: String,
     /// The group the column belongs to (the file's own grouping; a reader
     /// uses it to ask whether a whole group is empty).
     pub(super) part: P,
-    /// Passed to `write`: the player, weight or pentanomial bin that a
-    /// column of a repeated group stands for.
-    arg: usize,
-    write: Write<T>,
+    write: Write<'a, T>,
 }
 
-impl<T, P> Column<T, P> {
-    /// A column named `name` in group `part`, filled by `write(row, arg)`.
+impl<'a, T, P> Column<'a, T, P> {
+    /// A column named `name` in group `part`, filled by `write`.
     pub(super) fn new(
         name: impl Into<String>,
         part: P,
-        arg: usize,
-        write: Write<T>,
-    ) -> Column<T, P> {
+        write: impl Fn(&T) -> Option<String> + 'a,
+    ) -> Column<'a, T, P> {
         Column {
             name: name.into(),
             part,
-            arg,
-            write,
+            write: Box::new(write),
         }
     }
 }
 
+/// The columns `{prefix}wins`, `{prefix}draws`, `{prefix}losses` of the
+/// tally `get` finds in a row (empty where it finds none), as
+/// [`Row::tally`] reads them.
+pub(super) fn tally_columns<'a, T: 'a, P: Copy>(
+    prefix: &str,
+    part: P,
+    get: impl Fn(&T) -> Option<&Tally> + Copy + 'a,
+) -> [Column<'a, T, P>; 3] {
+    let [wins, draws, losses] = tally_names(prefix);
+    [
+        Column::new(wins, part, move |r| Some(get(r)?.wins.to_string())),
+        Column::new(draws, part, move |r| Some(get(r)?.draws.to_string())),
+        Column::new(losses, part, move |r| Some(get(r)?.losses.to_string())),
+    ]
+}
+
+/// The columns `{prefix}0` … `{prefix}4` of the pentanomial `get` finds in
+/// a row (empty where it finds none), as [`Row::pentanomial`] reads them.
+pub(super) fn pentanomial_columns<'a, T: 'a, P: Copy>(
+    prefix: &str,
+    part: P,
+    get: impl Fn(&T) -> Option<&Pentanomial> + Copy + 'a,
+) -> Vec<Column<'a, T, P>> {
+    let names = pentanomial_names(prefix).into_iter().enumerate();
+    names
+        .map(|(i, name)| Column::new(name, part, move |r| Some(get(r)?.bins[i].to_string())))
+        .collect()
+}
+
 /// The names of a table's columns, in order.
-pub(super) fn names<T, P>(columns: &[Column<T, P>]) -> Vec<String> {
+pub(super) fn names<T, P>(columns: &[Column<'_, T, P>]) -> Vec<String> {
     columns.iter().map(|c| c.name.clone()).collect()
 }
 
 /// The CSV line of one row.
-pub(super) fn line<T, P>(columns: &[Column<T, P>], row: &T) -> String {
+pub(super) fn line<T, P>(columns: &[Column<'_, T, P>], row: &T) -> String {
     let fields: Vec<String> = columns
         .iter()
-        .map(|c| (c.write)(row, c.arg).unwrap_or_default())
+        .map(|c| (c.write)(row).unwrap_or_default())
         .collect();
     csv_line(&fields)
 }
@@ -128,14 +151,14 @@ pub(super) fn parse_field<T: FromStr>(
 }
 
 /// The names of the columns `{prefix}wins`, `{prefix}draws`,
-/// `{prefix}losses` of a [`Tally`] ([`Row::tally`] reads them).
-pub(super) fn tally_names(prefix: &str) -> [String; 3] {
+/// `{prefix}losses` of a [`Tally`].
+fn tally_names(prefix: &str) -> [String; 3] {
     ["wins", "draws", "losses"].map(|f| format!("{prefix}{f}"))
 }
 
 /// The names of the columns `{prefix}0` … `{prefix}4` of a
-/// [`Pentanomial`] ([`Row::pentanomial`] reads them).
-pub(super) fn pentanomial_names(prefix: &str) -> [String; 5] {
+/// [`Pentanomial`].
+fn pentanomial_names(prefix: &str) -> [String; 5] {
     std::array::from_fn(|i| format!("{prefix}{i}"))
 }
 

@@ -112,44 +112,7 @@ impl RunDir {
         })?;
         remove_stale_siblings(runs_dir, name);
         let path = runs_dir.join(name);
-        let mut old = None;
-        let mut note = None;
-        match std::fs::symlink_metadata(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(source) => return Err(TrainError::Read { path, source }),
-            Ok(_) => {
-                let entries = std::fs::read_dir(&path).map_err(|source| TrainError::Read {
-                    path: path.clone(),
-                    source,
-                })?;
-                for e in entries {
-                    let e = e.map_err(|source| TrainError::Read {
-                        path: path.clone(),
-                        source,
-                    })?;
-                    let n = e.file_name().to_string_lossy().into_owned();
-                    if !KNOWN_ENTRIES.contains(&n.as_str()) && !n.starts_with('.') {
-                        return Err(TrainError::NotARun {
-                            path: path.clone(),
-                            entry: n,
-                        });
-                    }
-                }
-                // Held until the old folder is gone: no process may start
-                // working in it meanwhile.
-                let lock = RunLock::acquire(&path)?;
-                let started = RunDir::new(&path).started()?;
-                if started && !force {
-                    return Err(TrainError::Exists { path });
-                }
-                note = Some(if started {
-                    format!("replaced the run in {} (--force)", path.display())
-                } else {
-                    format!("replaced {}, which never completed round 0", path.display())
-                });
-                old = Some(lock);
-            }
-        }
+        let (old, note) = replaceable(&path, force)?.unzip();
 
         let n = SIBLINGS.fetch_add(1, Ordering::Relaxed);
         let pid = std::process::id();
@@ -429,6 +392,54 @@ impl RunDir {
             Some((text, _)) => parse_checks(&text, &path, super::config::is_small(cfg.game)),
         }
     }
+}
+
+/// Whether an existing folder at `path` may be replaced by a new run:
+/// `None` if there is no folder; otherwise its lock, held until the old
+/// folder is gone so that no process starts working in it meanwhile, and
+/// a note saying what is replaced. Refused if the folder holds files that
+/// are not a run's, or if it completed round 0 and `force` is not given.
+fn replaceable(path: &Path, force: bool) -> Result<Option<(RunLock, String)>, TrainError> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(TrainError::Read {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+        Ok(_) => {}
+    }
+    let read_err = |source| TrainError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    for e in std::fs::read_dir(path).map_err(read_err)? {
+        let n = e
+            .map_err(read_err)?
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        if !KNOWN_ENTRIES.contains(&n.as_str()) && !n.starts_with('.') {
+            return Err(TrainError::NotARun {
+                path: path.to_path_buf(),
+                entry: n,
+            });
+        }
+    }
+    let lock = RunLock::acquire(path)?;
+    let started = RunDir::new(path).started()?;
+    if started && !force {
+        return Err(TrainError::Exists {
+            path: path.to_path_buf(),
+        });
+    }
+    let note = if started {
+        format!("replaced the run in {} (--force)", path.display())
+    } else {
+        format!("replaced {}, which never completed round 0", path.display())
+    };
+    Ok(Some((lock, note)))
 }
 
 /// The name of a run folder's lock file.

@@ -37,8 +37,8 @@
 //! threads.
 
 use super::csv::{
-    corrupt, csv_line, csv_rows, float_text, line, names, pentanomial_names, tally_names, Column,
-    Header, Row, Write,
+    corrupt, csv_line, csv_rows, float_text, line, names, pentanomial_columns, tally_columns,
+    Column, Header, Row,
 };
 use crate::arena::stats::PairedTally;
 use crate::eval::Weights;
@@ -64,11 +64,15 @@ enum Part {
     Weights,
 }
 
-type RoundColumn = Column<RoundResult, Part>;
+type RoundColumn = Column<'static, RoundResult, Part>;
 
-/// A column filled by `write(row, arg)`.
-fn col(name: impl Into<String>, part: Part, arg: usize, write: Write<RoundResult>) -> RoundColumn {
-    Column::new(name, part, arg, write)
+/// A column filled by `write`.
+fn col(
+    name: impl Into<String>,
+    part: Part,
+    write: impl Fn(&RoundResult) -> Option<String> + 'static,
+) -> RoundColumn {
+    Column::new(name, part, write)
 }
 
 /// The prefix of player `i`'s columns (`p{i}_wins`, …, `p{i}_score`).
@@ -88,44 +92,33 @@ const SPSA_PTNML: &str = "spsa_ptnml_";
 fn columns(cfg: &RunConfig) -> Vec<RoundColumn> {
     use Part::{Common, Random};
     let format2 = cfg.format >= 2;
-    let mut c = vec![col("round", Common, 0, |r, _| Some(r.round.to_string()))];
+    let mut c = vec![col("round", Common, |r| Some(r.round.to_string()))];
     if format2 {
-        c.push(col("optimizer", Common, 0, |r, _| {
+        c.push(col("optimizer", Common, |r| {
             Some(r.optimizer.as_str().into())
         }));
-        c.push(col("select", Common, 0, |r, _| {
-            Some(r.select.as_str().into())
-        }));
+        c.push(col("select", Common, |r| Some(r.select.as_str().into())));
     }
     // σ and the champion are left empty in SPSA steps.
     c.extend([
-        col("sigma", Random, 0, |r, _| {
+        col("sigma", Random, |r| {
             r.spsa.is_none().then(|| float_text(r.sigma))
         }),
-        col("games", Common, 0, |r, _| Some(r.games.to_string())),
-        col("plies", Common, 0, |r, _| Some(r.plies.to_string())),
-        col("champion", Random, 0, |r, _| {
+        col("games", Common, |r| Some(r.games.to_string())),
+        col("plies", Common, |r| Some(r.plies.to_string())),
+        col("champion", Random, |r| {
             r.spsa.is_none().then(|| r.champion.to_string())
         }),
-        col("reason", Common, 0, |r, _| Some(r.reason.as_str().into())),
+        col("reason", Common, |r| Some(r.reason.as_str().into())),
     ]);
     for i in 0..=cfg.challengers as usize {
         let p = player_prefix(i);
-        let [wins, draws, losses] = tally_names(&p);
-        c.extend([
-            col(wins, Random, i, |r, i| {
-                Some(r.tallies.get(i)?.wins.to_string())
-            }),
-            col(draws, Random, i, |r, i| {
-                Some(r.tallies.get(i)?.draws.to_string())
-            }),
-            col(losses, Random, i, |r, i| {
-                Some(r.tallies.get(i)?.losses.to_string())
-            }),
-            col(format!("{p}score"), Random, i, |r, i| {
-                r.tallies.get(i).map(|_| r.score(i).to_string())
-            }),
-        ]);
+        c.extend(tally_columns(&p, Random, move |r: &RoundResult| {
+            r.tallies.get(i)
+        }));
+        c.push(col(format!("{p}score"), Random, move |r| {
+            r.tallies.get(i).map(|_| r.score(i).to_string())
+        }));
     }
     if format2 {
         c.extend(confirm_columns());
@@ -133,7 +126,7 @@ fn columns(cfg: &RunConfig) -> Vec<RoundColumn> {
     }
     let weights = Weights::flat(cfg.game).named_values();
     for (i, (name, _)) in weights.into_iter().enumerate() {
-        c.push(col(name, Part::Weights, i, |r, i| {
+        c.push(col(name, Part::Weights, move |r| {
             r.weights.to_vec().get(i).map(|&v| float_text(v))
         }));
     }
@@ -147,38 +140,29 @@ fn confirm_columns() -> Vec<RoundColumn> {
     fn of(r: &RoundResult) -> Option<&Confirmation> {
         r.confirm.as_ref()
     }
-    let [wins, draws, losses] = tally_names(CONFIRM_TALLY);
     let mut c = vec![
-        col("confirm_candidate", Confirm, 0, |r, _| {
+        col("confirm_candidate", Confirm, |r| {
             Some(of(r)?.candidate.to_string())
         }),
-        col("confirm_games", Confirm, 0, |r, _| {
+        col("confirm_games", Confirm, |r| {
             Some(of(r)?.games().to_string())
         }),
-        col(wins, Confirm, 0, |r, _| {
-            Some(of(r)?.tally.games.wins.to_string())
-        }),
-        col(draws, Confirm, 0, |r, _| {
-            Some(of(r)?.tally.games.draws.to_string())
-        }),
-        col(losses, Confirm, 0, |r, _| {
-            Some(of(r)?.tally.games.losses.to_string())
-        }),
     ];
-    for (i, name) in pentanomial_names(CONFIRM_PTNML).into_iter().enumerate() {
-        c.push(col(name, Confirm, i, |r, i| {
-            Some(of(r)?.tally.pairs.bins[i].to_string())
-        }));
-    }
+    c.extend(tally_columns(CONFIRM_TALLY, Confirm, |r| {
+        Some(&of(r)?.tally.games)
+    }));
+    c.extend(pentanomial_columns(CONFIRM_PTNML, Confirm, |r| {
+        Some(&of(r)?.tally.pairs)
+    }));
     c.extend([
-        col("confirm_score", Confirm, 0, |r, _| {
+        col("confirm_score", Confirm, |r| {
             Some(float_text(of(r)?.tally.games.score()))
         }),
-        col("confirm_llr", Confirm, 0, |r, _| of(r)?.llr.map(float_text)),
-        col("confirm_verdict", Confirm, 0, |r, _| {
+        col("confirm_llr", Confirm, |r| of(r)?.llr.map(float_text)),
+        col("confirm_verdict", Confirm, |r| {
             Some(of(r)?.verdict.as_str().into())
         }),
-        col("confirm_passed", Confirm, 0, |r, _| {
+        col("confirm_passed", Confirm, |r| {
             Some(if of(r)?.passed() { "yes" } else { "no" }.into())
         }),
     ]);
@@ -192,31 +176,22 @@ fn spsa_columns() -> Vec<RoundColumn> {
     fn of(r: &RoundResult) -> Option<&SpsaStep> {
         r.spsa.as_ref()
     }
-    let [wins, draws, losses] = tally_names(SPSA_TALLY);
     let mut c = vec![
-        col("spsa_k", Spsa, 0, |r, _| Some(of(r)?.k.to_string())),
-        col("spsa_a_k", Spsa, 0, |r, _| Some(float_text(of(r)?.a_k))),
-        col("spsa_c_k", Spsa, 0, |r, _| Some(float_text(of(r)?.c_k))),
-        col(wins, Spsa, 0, |r, _| {
-            Some(of(r)?.tally.games.wins.to_string())
-        }),
-        col(draws, Spsa, 0, |r, _| {
-            Some(of(r)?.tally.games.draws.to_string())
-        }),
-        col(losses, Spsa, 0, |r, _| {
-            Some(of(r)?.tally.games.losses.to_string())
-        }),
+        col("spsa_k", Spsa, |r| Some(of(r)?.k.to_string())),
+        col("spsa_a_k", Spsa, |r| Some(float_text(of(r)?.a_k))),
+        col("spsa_c_k", Spsa, |r| Some(float_text(of(r)?.c_k))),
     ];
-    for (i, name) in pentanomial_names(SPSA_PTNML).into_iter().enumerate() {
-        c.push(col(name, Spsa, i, |r, i| {
-            Some(of(r)?.tally.pairs.bins[i].to_string())
-        }));
-    }
+    c.extend(tally_columns(SPSA_TALLY, Spsa, |r| {
+        Some(&of(r)?.tally.games)
+    }));
+    c.extend(pentanomial_columns(SPSA_PTNML, Spsa, |r| {
+        Some(&of(r)?.tally.pairs)
+    }));
     c.extend([
-        col("spsa_plus_score", Spsa, 0, |r, _| {
+        col("spsa_plus_score", Spsa, |r| {
             Some(float_text(of(r)?.tally.games.score()))
         }),
-        col("spsa_score_diff", Spsa, 0, |r, _| {
+        col("spsa_score_diff", Spsa, |r| {
             Some(float_text(of(r)?.score_diff()))
         }),
     ]);
