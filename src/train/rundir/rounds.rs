@@ -199,8 +199,7 @@ fn spsa_columns() -> Vec<RoundColumn> {
 }
 
 /// The names of the columns in any of `parts`.
-fn names_in<'c>(columns: &'c [RoundColumn], parts: &[Part]) -> impl Iterator<Item = &'c str> {
-    let parts = parts.to_vec();
+fn names_in<'c>(columns: &'c [RoundColumn], parts: &'c [Part]) -> impl Iterator<Item = &'c str> {
     columns
         .iter()
         .filter(move |c| parts.contains(&c.part))
