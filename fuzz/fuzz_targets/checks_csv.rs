@@ -5,7 +5,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use mnk::train::rundir::{check_lines, checks_header_line, parse_checks};
+use mnk::train::{check_lines, checks_header_line, parse_checks};
 use std::path::Path;
 
 fuzz_target!(|data: &[u8]| {
