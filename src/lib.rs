@@ -8,6 +8,11 @@
 //! flags, calls them and prints is the `mnk` binary (`src/main.rs`,
 //! `src/cli/`), the only place that knows clap or anyhow.
 
+// Every public item says what it is, and every public type can be printed
+// with {:?}: both are part of the API (and `cargo clippy -D warnings` in
+// .ci/run makes them errors).
+#![warn(missing_docs, missing_debug_implementations)]
+
 pub mod arena;
 pub mod brain;
 pub mod eval;

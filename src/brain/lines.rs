@@ -19,12 +19,14 @@ const MAX_LINE: usize = 64 * 1024;
 /// A line the engine ignores anyway stays ignored (a manager on Windows
 /// may send `INFO folder` in the system code page). Reading never fails
 /// on bad bytes.
+#[derive(Debug)]
 pub struct LineReader<R> {
     inner: R,
     buf: Vec<u8>,
 }
 
 impl<R: BufRead> LineReader<R> {
+    /// Reads lines from `inner`.
     pub fn new(inner: R) -> Self {
         LineReader {
             inner,

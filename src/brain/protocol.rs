@@ -4,7 +4,9 @@
 /// A cell as the manager wrote it, not yet checked against the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Coord {
+    /// The column, 0 at the left.
     pub x: i64,
+    /// The row, 0 at the top.
     pub y: i64,
 }
 
@@ -19,22 +21,32 @@ impl std::fmt::Display for Coord {
 pub enum Command {
     /// `START n` (square) or `RECTSTART w,h`.
     Start {
+        /// Columns.
         width: i64,
+        /// Rows.
         height: i64,
     },
+    /// `RESTART`: a new game on the same board.
     Restart,
+    /// `BEGIN`: the engine plays the first move.
     Begin,
+    /// `TURN x,y`: the opponent played there; the engine answers.
     Turn(Coord),
     /// `BOARD`: stone lines follow until `DONE`.
     Board,
     /// `INFO key value`; the value is the rest of the line (a folder may
     /// contain spaces).
     Info {
+        /// The setting's name (`timeout_turn`, `max_memory`, `rule`, …).
         key: String,
+        /// The rest of the line.
         value: String,
     },
+    /// `TAKEBACK x,y`: the stone there is taken off.
     Takeback(Coord),
+    /// `ABOUT`: the engine describes itself.
     About,
+    /// `END`: the engine exits.
     End,
     /// A command word this engine does not know.
     Unknown(String),
@@ -109,6 +121,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
 pub enum BoardLine {
     /// `x,y,field`; field 1 is our stone, 2 the opponent's, 3 special.
     Stone(Coord, u8),
+    /// `DONE`: the block ends; the engine moves if it is its turn.
     Done,
 }
 

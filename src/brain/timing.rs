@@ -57,6 +57,8 @@ pub struct TimeControl {
 }
 
 impl TimeControl {
+    /// A game's clock before any `INFO`: `default_turn` ms a move and no
+    /// match limit.
     pub fn new(default_turn: u64) -> TimeControl {
         TimeControl {
             timeout_turn: None,

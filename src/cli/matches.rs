@@ -2,6 +2,7 @@
 //! games played so far to the records files and gives the result so far.
 
 use anyhow::{Context, Result};
+use mnk::arena::sprt_match::{run_sprt_match, SprtOutcome};
 use mnk::arena::stats::{SprtParams, SprtStatus};
 use mnk::arena::{
     self, load_openings, random_openings, MatchReport, Opening, OpeningStyle, PlayedGame,
@@ -166,25 +167,17 @@ pub fn run(a: Args) -> Result<()> {
         Some(sprt) => {
             anyhow::ensure!(a.batch >= 1, "--batch must be at least 1");
             let (lower, upper) = sprt.bounds();
-            let mut report = MatchReport::default();
-            let mut status = SprtStatus::Continue;
-            let mut llr = 0.0;
-            for (i, chunk) in openings.chunks(a.batch).enumerate() {
-                // Seeding by opening index makes a batched match play the
-                // same games as an unbatched one.
-                let part = play(chunk, i * a.batch)?;
-                report.merge(part);
-                llr = sprt.llr_pentanomial(&report.tally.pairs);
-                status = sprt.decide(llr);
+            let SprtOutcome {
+                report,
+                llr,
+                status,
+            } = run_sprt_match(&openings, a.batch, sprt, &play, |report, llr| {
                 eprintln!(
                     "  {:>6} games  LLR {llr:+.2} [{lower:+.2}, {upper:+.2}]  {}",
                     report.games_played(),
                     report.tally.pairs
                 );
-                if status != SprtStatus::Continue {
-                    break;
-                }
-            }
+            })?;
             let scale = match sprt.model {
                 mnk::arena::stats::SprtModel::Normalized => "normalized Elo",
                 mnk::arena::stats::SprtModel::Logistic => "Elo",

@@ -115,36 +115,24 @@ impl RunData {
     }
 }
 
-/// The charts, in the order they are drawn and listed.
-#[derive(Clone, Copy)]
-enum Chart {
-    Weights,
-    Score,
-    Spsa,
-    Gains,
-    Checks,
+crate::util::string_enum! {
+    /// The charts, in the order they are drawn and listed; the word is the
+    /// file name without its extension.
+    enum Chart("chart") {
+        /// The weights' evolution.
+        Weights = "weights",
+        /// The round robins' scores and winners.
+        Score = "score",
+        /// SPSA's θ+ − θ− results and steps.
+        Spsa = "spsa",
+        /// SPSA's gain schedules.
+        Gains = "gains",
+        /// The checks: exact-player agreement or Elo.
+        Checks = "checks",
+    }
 }
 
 impl Chart {
-    const ALL: [Chart; 5] = [
-        Chart::Weights,
-        Chart::Score,
-        Chart::Spsa,
-        Chart::Gains,
-        Chart::Checks,
-    ];
-
-    /// The file name, without extension.
-    fn name(self) -> &'static str {
-        match self {
-            Chart::Weights => "weights",
-            Chart::Score => "score",
-            Chart::Spsa => "spsa",
-            Chart::Gains => "gains",
-            Chart::Checks => "checks",
-        }
-    }
-
     /// Width and height in pixels.
     fn size(self) -> (u32, u32) {
         match self {
@@ -206,7 +194,7 @@ pub fn plot_run(dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
         message: e.to_string(),
     })?;
     let mut out = Vec::new();
-    for chart in Chart::ALL.into_iter().filter(|c| c.wanted(&data)) {
+    for chart in Chart::ALL.iter().copied().filter(|c| c.wanted(&data)) {
         out.push(output::write_png(&plots, chart, &data)?);
         out.push(output::write_svg(&plots, chart, &data)?);
     }

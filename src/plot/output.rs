@@ -42,14 +42,18 @@ fn render<DB: DrawingBackend>(
 
 /// Draws `chart` into `plots/<name>.png` and returns its path.
 pub(super) fn write_png(plots: &Path, chart: Chart, data: &RunData) -> Result<PathBuf, PlotError> {
-    let path = plots.join(format!("{}.png", chart.name()));
+    let path = plots.join(format!("{}.png", chart.as_str()));
     // plotters encodes a bitmap only into a file named by a path (its
     // extension picks the format); encoding into memory for
     // `util::write_atomic` would need the `image` crate as a dependency of
     // our own. So the chart is drawn to a temporary file, then renamed:
     // readers never see half a picture. The name is one
     // `util::is_temp_name` knows, so a left-over file can be cleaned up.
-    let tmp = plots.join(format!(".tmp-{}-{}.png", chart.name(), std::process::id()));
+    let tmp = plots.join(format!(
+        ".tmp-{}-{}.png",
+        chart.as_str(),
+        std::process::id()
+    ));
     let result = (|| {
         let root = BitMapBackend::new(&tmp, chart.size()).into_drawing_area();
         render(chart, &root, data).map_err(|e| draw_error(&path, e))?;
@@ -66,7 +70,7 @@ pub(super) fn write_png(plots: &Path, chart: Chart, data: &RunData) -> Result<Pa
 
 /// Draws `chart` into `plots/<name>.svg` and returns its path.
 pub(super) fn write_svg(plots: &Path, chart: Chart, data: &RunData) -> Result<PathBuf, PlotError> {
-    let path = plots.join(format!("{}.svg", chart.name()));
+    let path = plots.join(format!("{}.svg", chart.as_str()));
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, chart.size()).into_drawing_area();

@@ -15,31 +15,16 @@ use super::{mean_variance, score_from_elo, Pentanomial, Tally, NELO_PER_T};
 /// (fishtest's and fastchess's regularization).
 const REGULARIZATION: f64 = 1e-3;
 
-/// The Elo scale an SPRT's `elo0` and `elo1` are expressed in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SprtModel {
-    /// Normalized Elo (`t·800/ln 10`, independent of the draw rate); the
-    /// default, as in fishtest and fastchess.
-    #[default]
-    Normalized,
-    /// Logistic Elo (the score `1/(1 + 10^(−elo/400))`).
-    Logistic,
-}
-
-impl SprtModel {
-    /// The name used in the string form: `normalized` or `logistic`.
-    pub fn name(self) -> &'static str {
-        match self {
-            SprtModel::Normalized => "normalized",
-            SprtModel::Logistic => "logistic",
-        }
-    }
-}
-
-impl fmt::Display for SprtModel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+crate::util::string_enum! {
+    /// The Elo scale an SPRT's `elo0` and `elo1` are expressed in.
+    #[derive(Default)]
+    pub enum SprtModel("SPRT model") {
+        /// Normalized Elo (`t·800/ln 10`, independent of the draw rate); the
+        /// default, as in fishtest and fastchess.
+        #[default]
+        Normalized = "normalized",
+        /// Logistic Elo (the score `1/(1 + 10^(−elo/400))`).
+        Logistic = "logistic",
     }
 }
 
@@ -472,15 +457,11 @@ impl FromStr for SprtParams {
                 if model.is_some() {
                     return Err(SprtError::DuplicateKey { key: "model" });
                 }
-                model = Some(match value.to_ascii_lowercase().as_str() {
-                    "normalized" => SprtModel::Normalized,
-                    "logistic" => SprtModel::Logistic,
-                    _ => {
-                        return Err(SprtError::UnknownModel {
-                            value: value.to_string(),
-                        })
+                model = Some(value.to_ascii_lowercase().parse().map_err(|_| {
+                    SprtError::UnknownModel {
+                        value: value.to_string(),
                     }
-                });
+                })?);
                 continue;
             }
             let Some(index) = KEYS.iter().position(|k| *k == key) else {

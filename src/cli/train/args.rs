@@ -2,10 +2,10 @@
 //! configuration (a new run's or a resumed one's), and the wording of
 //! training errors in terms of those flags.
 
+use anyhow::Result;
 use mnk::arena::stats::SprtParams;
 use mnk::game::Rules;
 use mnk::train::{Field, Optimizer, Problem, RunConfig, Select, StartWeights, TrainError};
-use anyhow::Result;
 use std::path::{Path, PathBuf};
 
 /// `mnk train`'s arguments.

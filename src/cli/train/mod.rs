@@ -12,10 +12,10 @@ mod report;
 
 pub use args::Args;
 
-use mnk::eval::{shipped_weights, Weights};
-use mnk::train::{StartWeights, TrainError, Trainer};
 use anyhow::{Context, Result};
 use args::worded;
+use mnk::eval::{shipped_weights, Weights};
+use mnk::train::{StartWeights, TrainError, Trainer};
 use progress::{stop_on_ctrl_c, Progress};
 use std::path::Path;
 use std::time::Instant;

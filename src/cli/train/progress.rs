@@ -1,9 +1,9 @@
 //! `mnk train`'s progress: a bar on a terminal (a log line per check
 //! otherwise), plots redrawn now and then, and a clean stop on Ctrl-C.
 
-use mnk::train::{CommitGuard, Observer, RoundEvent, Trainer};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mnk::train::{CommitGuard, Observer, RoundEvent, Trainer};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -1,26 +1,28 @@
 //! [`Value`]: a game-theoretic result, from the side to move's view.
 
 use crate::game::{Color, Outcome};
-use std::fmt;
 
-/// A game-theoretic value from the side to move's view.
-///
-/// Ordered `Loss < Draw < Win`.
-///
-/// ```
-/// use mnk::players::Value;
-/// assert!(Value::Loss < Value::Draw && Value::Draw < Value::Win);
-/// assert_eq!(Value::Win.negate(), Value::Loss);
-/// assert_eq!(Value::Draw.to_string(), "draw");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Value {
-    /// The side to move loses against perfect play.
-    Loss,
-    /// Perfect play from both sides draws.
-    Draw,
-    /// The side to move wins against any defence.
-    Win,
+crate::util::string_enum! {
+    /// A game-theoretic value from the side to move's view.
+    ///
+    /// Ordered `Loss < Draw < Win`.
+    ///
+    /// ```
+    /// use mnk::players::Value;
+    /// assert!(Value::Loss < Value::Draw && Value::Draw < Value::Win);
+    /// assert_eq!(Value::Win.negate(), Value::Loss);
+    /// assert_eq!(Value::Draw.to_string(), "draw");
+    /// assert_eq!("win".parse::<Value>(), Ok(Value::Win));
+    /// ```
+    #[derive(PartialOrd, Ord)]
+    pub enum Value("value") {
+        /// The side to move loses against perfect play.
+        Loss = "loss",
+        /// Perfect play from both sides draws.
+        Draw = "draw",
+        /// The side to move wins against any defence.
+        Win = "win",
+    }
 }
 
 impl Value {
@@ -57,15 +59,5 @@ impl Value {
             0 => Value::Draw,
             _ => Value::Win,
         }
-    }
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Value::Loss => "loss",
-            Value::Draw => "draw",
-            Value::Win => "win",
-        })
     }
 }
