@@ -12,9 +12,10 @@ use std::path::Path;
 /// Files longer than this hold more than one concern; split them.
 const MAX_LINES: usize = 1000;
 
-/// The files over [`MAX_LINES`] today, each being split. The list may only
-/// shrink: a file that is short again must leave it.
-const LONG_FILES: &[&str] = &["src/train/rundir.rs"];
+/// Files allowed over [`MAX_LINES`] while they are being split (none
+/// today). The list may only shrink: a file that is short again must leave
+/// it.
+const LONG_FILES: &[&str] = &[];
 
 /// The module of the binary: `src/main.rs` and `src/cli/`.
 const BINARY: &str = "cli";
