@@ -2,7 +2,7 @@
 //! process kill, clear errors for bad input, and tic-tac-toe training from
 //! flat weights reaching the brief's agreement target.
 
-use crate::common::{mnk, read, train_in_pool};
+use crate::common::{args_7x7, mnk, read, train_in_pool};
 use mnk::eval::Weights;
 use mnk::game::Rules;
 use mnk::train::{Check, NoObserver, RunConfig, TrainError, Trainer};
@@ -60,22 +60,7 @@ fn same_seed_gives_identical_files_with_1_and_2_threads() {
 fn resume_after_a_kill_matches_an_uninterrupted_run() {
     let tmp = tempfile::tempdir().unwrap();
     let runs = tmp.path();
-    let args = |name: &str| {
-        vec![
-            "train".to_string(),
-            "--game=7x7x4".into(),
-            "--rounds=24".into(),
-            "--openings=300".into(),
-            "--check-every=4".into(),
-            "--check-openings=20".into(),
-            "--seed=5".into(),
-            "--start=flat".into(),
-            format!("--name={name}"),
-            format!("--runs-dir={}", runs.display()),
-            "--verdict-openings=0".into(),
-            "--no-plots".into(),
-        ]
-    };
+    let args = |name: &str| args_7x7(runs, name);
     // The uninterrupted run.
     let out = mnk().args(args("whole")).output().unwrap();
     assert!(

@@ -4,7 +4,7 @@
 //! openings file read once from a pipe, plots that fail without costing
 //! the verdict, and Ctrl-C between rounds.
 
-use crate::common::{mnk, read};
+use crate::common::{args_7x7, mnk, read};
 use mnk::eval::Weights;
 use mnk::game::Rules;
 use mnk::train::{NoObserver, RunConfig, TrainError, Trainer};
@@ -48,24 +48,6 @@ fn names(dir: &Path) -> Vec<String> {
         .collect();
     v.sort();
     v
-}
-
-/// A 7x7x4 run of 24 rounds (a couple of seconds), as in `train.rs`.
-fn args_7x7(runs: &Path, name: &str) -> Vec<String> {
-    vec![
-        "train".into(),
-        "--game=7x7x4".into(),
-        "--rounds=24".into(),
-        "--openings=300".into(),
-        "--check-every=4".into(),
-        "--check-openings=20".into(),
-        "--seed=5".into(),
-        "--start=flat".into(),
-        format!("--name={name}"),
-        format!("--runs-dir={}", runs.display()),
-        "--verdict-openings=0".into(),
-        "--no-plots".into(),
-    ]
 }
 
 /// A quick tic-tac-toe run (no checks).

@@ -2,7 +2,7 @@
 //! determinism across thread counts, the confirmation gate, the gauntlet's
 //! pairings, run folder formats, and clear errors for bad settings.
 
-use crate::common::{code_and_stderr, mnk, read, train_in_pool};
+use crate::common::{mnk, read, train_cli, train_in_pool};
 use mnk::arena::stats::SprtParams;
 use mnk::eval::Weights;
 use mnk::game::Rules;
@@ -304,20 +304,14 @@ fn format_1_run_folders_are_read_and_resumed_in_their_format() {
     assert!(e.to_string().contains("newer mnk"), "{e}");
 }
 
+/// A 2-round run with `extra` flags: the exit code and stderr.
 fn run_cli(runs: &Path, extra: &[&str]) -> (Option<i32>, String) {
-    let mut args = vec![
-        "train",
-        "--game=7x7x4",
-        "--rounds=2",
-        "--openings=10",
-        "--check-every=0",
-        "--no-plots",
-        "--verdict-openings=0",
-        "--runs-dir",
-        runs.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    code_and_stderr(&args)
+    let args: Vec<&str> = ["--rounds=2", "--openings=10"]
+        .iter()
+        .chain(extra)
+        .copied()
+        .collect();
+    train_cli(runs, &args)
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! counts, resume equal to an uninterrupted run, the update rule, plots,
 //! the game budget, and clear errors for bad settings.
 
-use crate::common::{code_and_stderr, mnk, read};
+use crate::common::{mnk, read, train_cli};
 use mnk::eval::Weights;
 use mnk::game::Rules;
 use mnk::train::{NoObserver, Optimizer, Reason, RunConfig, SpsaConfig, TrainError, Trainer};
@@ -172,19 +172,10 @@ fn the_game_budget_stops_the_run_and_counts_every_game() {
     assert!(t.is_finished());
 }
 
+/// A 3-round run with `extra` flags: the exit code and stderr.
 fn run_cli(runs: &Path, extra: &[&str]) -> (Option<i32>, String) {
-    let mut args = vec![
-        "train",
-        "--game=7x7x4",
-        "--rounds=3",
-        "--check-every=0",
-        "--no-plots",
-        "--verdict-openings=0",
-        "--runs-dir",
-        runs.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    code_and_stderr(&args)
+    let args: Vec<&str> = ["--rounds=3"].iter().chain(extra).copied().collect();
+    train_cli(runs, &args)
 }
 
 #[test]

@@ -68,3 +68,38 @@ pub fn train_in_pool(threads: usize, cfg: RunConfig, start: Weights, runs: &Path
         t
     })
 }
+
+/// `mnk train` on 7x7x4 in `runs` without checks, plots or verdict, with
+/// `extra` flags: the exit code and stderr (for refused settings).
+pub fn train_cli(runs: &Path, extra: &[&str]) -> (Option<i32>, String) {
+    let mut args = vec![
+        "train",
+        "--game=7x7x4",
+        "--check-every=0",
+        "--no-plots",
+        "--verdict-openings=0",
+        "--runs-dir",
+        runs.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    code_and_stderr(&args)
+}
+
+/// A 7x7x4 run of 24 rounds with checks every 4 (a couple of seconds),
+/// named `name` in `runs`, without plots or verdict.
+pub fn args_7x7(runs: &Path, name: &str) -> Vec<String> {
+    vec![
+        "train".into(),
+        "--game=7x7x4".into(),
+        "--rounds=24".into(),
+        "--openings=300".into(),
+        "--check-every=4".into(),
+        "--check-openings=20".into(),
+        "--seed=5".into(),
+        "--start=flat".into(),
+        format!("--name={name}"),
+        format!("--runs-dir={}", runs.display()),
+        "--verdict-openings=0".into(),
+        "--no-plots".into(),
+    ]
+}
