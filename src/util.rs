@@ -108,9 +108,10 @@ fn utf8_position(bytes: &[u8], at: usize) -> (usize, usize) {
 /// A byte count for messages, with binary prefixes: `15 B`, `1.46 KiB`,
 /// `64.00 MiB` (two decimals from 1 KiB up). The figures are those
 /// indicatif's `HumanBytes` prints, which the messages used before the
-/// library stopped depending on indicatif.
+/// library stopped depending on indicatif; 128 bits, so the sizes of
+/// tables too large for 64 bits still print as what they are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bytes(pub u64);
+pub struct Bytes(pub u128);
 
 impl std::fmt::Display for Bytes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -235,7 +236,7 @@ mod tests {
 
     #[test]
     fn bytes_in_binary_prefixes() {
-        let shown = |n: u64| Bytes(n).to_string();
+        let shown = |n: u128| Bytes(n).to_string();
         assert_eq!(shown(0), "0 B");
         assert_eq!(shown(15), "15 B");
         assert_eq!(shown(1023), "1023 B");
@@ -244,6 +245,8 @@ mod tests {
         assert_eq!(shown(1_500_000), "1.43 MiB");
         assert_eq!(shown(64 << 20), "64.00 MiB");
         assert_eq!(shown(1_500_000_000_000_000), "1.33 PiB");
-        assert_eq!(shown(u64::MAX), "16.00 EiB");
+        assert_eq!(shown(u64::MAX.into()), "16.00 EiB");
+        // A table of 2^63 entries of 24 bytes, beyond 64 bits.
+        assert_eq!(shown(24 << 63), "192.00 EiB");
     }
 }

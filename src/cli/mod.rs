@@ -203,7 +203,7 @@ mod tests {
         for _ in 0..64 {
             for v in [n - 1, n, n + n / 3, n.saturating_mul(1000) / 1024] {
                 assert_eq!(
-                    mnk::util::Bytes(v).to_string(),
+                    mnk::util::Bytes(v.into()).to_string(),
                     indicatif::HumanBytes(v).to_string()
                 );
             }

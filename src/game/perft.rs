@@ -90,7 +90,7 @@ pub enum PerftError {
          (up to {} in one ply: about {} of memory and {} minutes at a million \
          positions a second), more than the limit of {} ({} empty cells or fewer always fit)",
         .0.empty, .0.positions, .0.widest_ply,
-        crate::util::Bytes(u64::try_from(.0.memory_bytes()).unwrap_or(u64::MAX)),
+        crate::util::Bytes(.0.memory_bytes()),
         .0.positions / 60_000_000, MAX_POSITIONS, max_empty_cells()
     )]
     TooLarge(Estimate),

@@ -322,14 +322,14 @@ impl FromStr for PlayerSpec {
                     let (lo, hi) = (SearchLimits::MIN_TT_BITS, SearchLimits::MAX_TT_BITS);
                     let range = format!(
                         "log2 of table entries, {lo} to {hi} (tt={hi} takes {} per player)",
-                        crate::util::Bytes(table_bytes(hi) as u64)
+                        crate::util::Bytes(table_bytes(hi))
                     );
                     let b = num(&range)?;
                     if !(lo as u64..=hi as u64).contains(&b) {
                         let need = if b < 64 {
                             format!(
                                 "; tt={b} would need {}",
-                                crate::util::Bytes(table_bytes(b as u32) as u64)
+                                crate::util::Bytes(table_bytes(b as u32))
                             )
                         } else {
                             String::new()

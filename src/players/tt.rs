@@ -229,8 +229,8 @@ pub enum TableError {
     #[error(
         "{what} needs {} for transposition tables, more than half of the {} of memory \
          available; use a smaller tt",
-        crate::util::Bytes(*.bytes as u64),
-        crate::util::Bytes(*.available)
+        crate::util::Bytes(*.bytes),
+        crate::util::Bytes((*.available).into())
     )]
     NoRoom {
         /// The tables, as the user named them (`tt=24`).
@@ -244,7 +244,7 @@ pub enum TableError {
     #[error(
         "{what}: the system refused {} for transposition tables (a memory limit such as \
          ulimit -v?); use a smaller tt",
-        crate::util::Bytes(*.bytes as u64)
+        crate::util::Bytes(*.bytes)
     )]
     Refused {
         /// The tables, as the user named them (`tt=24`).

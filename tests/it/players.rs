@@ -237,6 +237,12 @@ fn table_sizes_are_capped_with_the_bytes_named() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("3.00 GiB"), "{e}");
+    // Sizes beyond 64 bits are named too, not wrapped to 0 B.
+    let e = "search:tt=63"
+        .parse::<PlayerSpec>()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("tt=63 would need 192.00 EiB"), "{e}");
     assert!("search:tt=26".parse::<PlayerSpec>().is_ok());
     // Within the cap but not within half the memory available.
     assert_eq!(
