@@ -80,8 +80,8 @@ pub enum TrainError {
     /// `max_games`, the optimiser, the selection mode and their settings.
     #[error("bad setting resume: only rounds, max_games, optimizer, select and their settings can change when a run is resumed")]
     Frozen,
-    /// The run folder exists and `--force` was not given.
-    #[error("{path} already exists: pass --force to overwrite it, --resume {path} to continue it, or choose another --name", path = path.display())]
+    /// The run folder exists and replacing it was not asked for.
+    #[error("{path} already exists", path = path.display())]
     Exists {
         /// The run folder.
         path: PathBuf,
@@ -120,7 +120,7 @@ pub enum TrainError {
     },
     /// A folder left by a run stopped before it wrote `run.toml` (mnk
     /// before run folders were created atomically).
-    #[error("{path} has no run.toml: its run was stopped before it started; start it again with the same --name, which replaces the folder", path = path.display())]
+    #[error("{path} has no run.toml: its run was stopped before it started", path = path.display())]
     NeverStarted {
         /// The folder.
         path: PathBuf,

@@ -414,6 +414,19 @@ pub fn worded(e: TrainError, resumed: Option<(&Path, &RunConfig, &RunConfig)>) -
         TrainError::Frozen => {
             return anyhow::anyhow!("bad setting resume: only --rounds, --max-games, --optimizer, --select and their settings can change when a run is resumed")
         }
+        // What to do next is said in flags, which only the command line
+        // knows.
+        TrainError::Exists { path } => {
+            return anyhow::anyhow!(
+                "{e}: pass --force to overwrite it, --resume {} to continue it, or choose another --name",
+                path.display()
+            )
+        }
+        TrainError::NeverStarted { .. } => {
+            return anyhow::anyhow!(
+                "{e}; start it again with the same --name, which replaces the folder"
+            )
+        }
         _ => return anyhow::Error::new(e),
     };
     let key = |f: Field| flag_for(f).unwrap_or(f.as_str());
