@@ -14,6 +14,7 @@
 #![warn(missing_docs, missing_debug_implementations)]
 
 pub mod arena;
+pub mod bench;
 pub mod brain;
 pub mod eval;
 pub mod game;

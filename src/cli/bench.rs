@@ -2,10 +2,11 @@
 //! baseline measured in the same run.
 
 use anyhow::Result;
-use mnk::arena::{game_rng, play_game, random_openings, OpeningStyle};
+use mnk::arena::{game_rng, play_game};
+use mnk::bench::{bench_openings, bench_search, middle_games, search_nodes, signature};
 use mnk::eval::shipped_weights;
 use mnk::game::{Board, Rules};
-use mnk::players::{Greedy, Player, RandomPlayer, Search, SearchLimits, Solver};
+use mnk::players::{Greedy, Player, RandomPlayer, Solver};
 use std::time::{Duration, Instant};
 
 /// The flags of `mnk bench`.
@@ -29,12 +30,7 @@ fn games_per_second(
     white: &mut dyn Player,
     secs: f64,
 ) -> Result<(f64, f64, u64)> {
-    let openings = random_openings(
-        rules,
-        OpeningStyle::default_for(rules),
-        4096,
-        &mut game_rng(7, &[1]),
-    );
+    let openings = bench_openings(rules, 4096);
     let mut board = Board::new(rules);
     let start = Instant::now();
     let (mut games, mut plies) = (0u64, 0u64);
@@ -102,20 +98,9 @@ pub fn run(a: Args) -> Result<()> {
 
     // Fixed middle-game positions: 20 plies of seeded greedy self-play.
     let positions = middle_games(rules, 16)?;
-    let mut search = Search::new(
-        w,
-        SearchLimits {
-            depth: a.depth,
-            ..SearchLimits::default()
-        },
-    );
+    let mut search = bench_search(rules, a.depth);
     let t = Instant::now();
-    let mut nodes = 0;
-    for (i, b) in positions.iter().enumerate() {
-        search.clear();
-        search.choose(b, &mut game_rng(3, &[i as u64]))?;
-        nodes += search.info().nodes;
-    }
+    let nodes = search_nodes(&mut search, &positions)?;
     let s = t.elapsed().as_secs_f64();
     println!(
         "search depth {} width 9, {} middle games: {:>8.0} nodes/s ({} nodes, {:.1} ms/position)",
@@ -125,30 +110,7 @@ pub fn run(a: Args) -> Result<()> {
         nodes,
         s * 1e3 / positions.len() as f64
     );
+    // Last, so that it is the line to compare between builds.
+    println!("signature: {}", signature()?);
     Ok(())
-}
-
-/// `n` positions 20 plies into seeded greedy self-play games.
-pub fn middle_games(rules: Rules, n: usize) -> Result<Vec<Board>> {
-    let w = shipped_weights(rules);
-    let openings = random_openings(
-        rules,
-        OpeningStyle::default_for(rules),
-        n,
-        &mut game_rng(5, &[0]),
-    );
-    let mut out = Vec::new();
-    let mut p = Greedy::new(w);
-    for (i, op) in openings.iter().enumerate() {
-        let mut b = op.board(rules)?;
-        let mut rng = game_rng(5, &[1, i as u64]);
-        while b.ply() < 20 && !b.is_over() {
-            let m = p.choose(&b, &mut rng)?;
-            b.play(m)?;
-        }
-        if !b.is_over() {
-            out.push(b);
-        }
-    }
-    Ok(out)
 }

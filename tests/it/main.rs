@@ -6,6 +6,7 @@
 
 mod common;
 
+mod bench;
 mod brain;
 mod cli;
 mod eval;
