@@ -2,7 +2,7 @@
 //! process kill, clear errors for bad input, and tic-tac-toe training from
 //! flat weights reaching the brief's agreement target.
 
-use crate::common::{args_7x7, mnk, read, train_in_pool};
+use crate::common::{args_7x7, mnk, read, train_in_pool, Tmpfs};
 use mnk::eval::Weights;
 use mnk::game::Rules;
 use mnk::train::{Check, NoObserver, RunConfig, TrainError, Trainer};
@@ -293,18 +293,10 @@ fn bad_settings_are_refused_with_clear_errors() {
 #[test]
 fn a_full_disk_is_a_clear_error() {
     let tmp = tempfile::tempdir().unwrap();
-    let mnt = tmp.path().join("small");
-    std::fs::create_dir(&mnt).unwrap();
-    let mounted = Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=48k", "tmpfs"])
-        .arg(&mnt)
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !mounted {
-        eprintln!("skipped: cannot mount a small tmpfs here");
+    let Some(small) = Tmpfs::mount(tmp.path(), "48k") else {
         return;
-    }
+    };
+    let mnt = small.path();
     let out = mnk()
         .args([
             "train",
@@ -316,11 +308,10 @@ fn a_full_disk_is_a_clear_error() {
             "--verdict-openings=0",
             "--runs-dir",
         ])
-        .arg(&mnt)
+        .arg(mnt)
         .output()
         .unwrap();
-    let left = Command::new("find").arg(&mnt).output().unwrap().stdout;
-    let _ = Command::new("umount").arg(&mnt).status();
+    let left = Command::new("find").arg(mnt).output().unwrap().stdout;
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("cannot write"), "{err}");

@@ -4,7 +4,7 @@
 //! openings file read once from a pipe, plots that fail without costing
 //! the verdict, and Ctrl-C between rounds.
 
-use crate::common::{args_7x7, mnk, read};
+use crate::common::{args_7x7, mnk, read, Tmpfs};
 use mnk::eval::Weights;
 use mnk::game::Rules;
 use mnk::train::{NoObserver, RunConfig, TrainError, Trainer};
@@ -511,18 +511,10 @@ fn plots_that_cannot_be_drawn_keep_the_verdict() {
 fn a_plot_that_fills_the_disk_leaves_no_temporary_file() {
     let tmp = tempfile::tempdir().unwrap();
     run_ok(&args_ttt(tmp.path(), "t"));
-    let mnt = tmp.path().join("small");
-    std::fs::create_dir(&mnt).unwrap();
-    let mounted = Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=256k", "tmpfs"])
-        .arg(&mnt)
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !mounted {
-        eprintln!("skipped: cannot mount a small tmpfs here");
+    let Some(small) = Tmpfs::mount(tmp.path(), "256k") else {
         return;
-    }
+    };
+    let mnt = small.path();
     let dir = mnt.join("t");
     let copied = Command::new("cp")
         .arg("-r")
@@ -533,7 +525,7 @@ fn a_plot_that_fills_the_disk_leaves_no_temporary_file() {
     // Leave about 40 KB free: less than one PNG chart.
     let df = Command::new("df")
         .args(["-B1", "--output=avail"])
-        .arg(&mnt)
+        .arg(mnt)
         .output()
         .unwrap();
     let avail: Option<u64> = String::from_utf8_lossy(&df.stdout)
@@ -543,7 +535,6 @@ fn a_plot_that_fills_the_disk_leaves_no_temporary_file() {
     let filled = avail.map(|a| std::fs::write(mnt.join("fill"), vec![0u8; a as usize - 40_000]));
     let out = mnk().arg("plot").arg(&dir).output().unwrap();
     let plots = names(&dir.join("plots"));
-    let _ = Command::new("umount").arg(&mnt).status();
     assert!(
         copied.success() && filled.is_some_and(|r| r.is_ok()),
         "setup failed"

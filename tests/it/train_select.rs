@@ -2,7 +2,7 @@
 //! determinism across thread counts, the confirmation gate, the gauntlet's
 //! pairings, run folder formats, and clear errors for bad settings.
 
-use crate::common::{mnk, read, train_cli, train_in_pool};
+use crate::common::{mnk, read, resume_cli, train_cli, train_in_pool};
 use mnk::arena::stats::SprtParams;
 use mnk::eval::Weights;
 use mnk::game::Rules;
@@ -416,18 +416,7 @@ fn resuming_with_another_selection_mode_needs_force() {
     let (code, err) = run_cli(tmp.path(), &["--name=r", "--select=gauntlet"]);
     assert_eq!(code, Some(0), "{err}");
     let dir = tmp.path().join("r");
-    let resume = |extra: &[&str]| {
-        let out = mnk()
-            .args(["train", "--no-plots", "--verdict-openings=0", "--resume"])
-            .arg(&dir)
-            .args(extra)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let resume = |extra: &[&str]| resume_cli(&dir, extra);
     let toml = read(dir.join("run.toml"));
     for extra in [
         &["--rounds=3", "--select=best"][..],

@@ -2,7 +2,7 @@
 //! counts, resume equal to an uninterrupted run, the update rule, plots,
 //! the game budget, and clear errors for bad settings.
 
-use crate::common::{mnk, read, train_cli};
+use crate::common::{read, resume_cli, train_cli};
 use mnk::eval::Weights;
 use mnk::game::Rules;
 use mnk::train::{NoObserver, Optimizer, Reason, RunConfig, SpsaConfig, TrainError, Trainer};
@@ -243,18 +243,7 @@ fn bad_spsa_settings_are_refused_naming_the_flag() {
 
     // Resuming with the other optimiser is refused without --force, and
     // switches with it.
-    let resume = |extra: &[&str]| {
-        let out = mnk()
-            .args(["train", "--no-plots", "--verdict-openings=0", "--resume"])
-            .arg(&dir)
-            .args(extra)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let resume = |extra: &[&str]| resume_cli(&dir, extra);
     let (code, err) = resume(&["--rounds=4", "--optimizer=random"]);
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("--force") && err.contains("spsa"), "{err}");

@@ -10,8 +10,8 @@ pub mod live;
 use mnk::eval::Weights;
 use mnk::train::{NoObserver, RunConfig, Trainer};
 use std::io::Write;
-use std::path::Path;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 /// The `mnk` binary built for these tests, not started.
 pub fn mnk() -> Command {
@@ -102,4 +102,57 @@ pub fn args_7x7(runs: &Path, name: &str) -> Vec<String> {
         "--verdict-openings=0".into(),
         "--no-plots".into(),
     ]
+}
+
+/// A small tmpfs mounted on a new folder (a full disk on demand), unmounted
+/// when dropped, also when the test fails.
+pub struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    /// Mounts a tmpfs of `size` (as `mount -o size=` reads it) on
+    /// `parent/small`; `None` where the machine does not allow it (not
+    /// root).
+    pub fn mount(parent: &Path, size: &str) -> Option<Tmpfs> {
+        let dir = parent.join("small");
+        std::fs::create_dir(&dir).unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&dir)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !mounted {
+            eprintln!("skipped: cannot mount a small tmpfs here");
+        }
+        mounted.then_some(Tmpfs(dir))
+    }
+
+    /// The mounted folder.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// `mnk train --resume dir` without plots or verdict, with `extra` flags:
+/// the exit code and stderr.
+pub fn resume_cli(dir: &Path, extra: &[&str]) -> (Option<i32>, String) {
+    let dir = dir.to_str().unwrap();
+    let args: Vec<&str> = [
+        "train",
+        "--no-plots",
+        "--verdict-openings=0",
+        "--resume",
+        dir,
+    ]
+    .iter()
+    .chain(extra)
+    .copied()
+    .collect();
+    code_and_stderr(&args)
 }
