@@ -14,11 +14,8 @@ use crate::players::{Greedy, Player, PlayerKind, PlayerSpec, Search, SearchLimit
 /// weights).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainedPlayer {
+    /// Greedy or search (checked when parsed), without weights.
     spec: PlayerSpec,
-    /// The spec's text, the name the built players report.
-    name: String,
-    /// `None` for greedy.
-    limits: Option<SearchLimits>,
 }
 
 impl TrainedPlayer {
@@ -36,34 +33,38 @@ impl TrainedPlayer {
         if spec.weights.is_some() || spec.any_game {
             return Err(bad(Problem::PlayerHasWeights { spec: text.into() }));
         }
-        let limits =
-            match &spec.kind {
-                PlayerKind::Greedy => None,
-                PlayerKind::Search(l) if l.time.is_some() => return Err(other(
+        match &spec.kind {
+            PlayerKind::Search(l) if l.time.is_some() => {
+                return Err(other(
                     "a time limit makes games depend on the machine's speed; use depth or nodes",
-                )),
-                PlayerKind::Search(l) => Some(l.clone()),
-                PlayerKind::Exact { .. } | PlayerKind::Random => {
-                    return Err(other(
-                        "only greedy and search players have weights to train",
-                    ))
-                }
-            };
-        Ok(TrainedPlayer {
-            name: spec.to_string(),
-            spec,
-            limits,
-        })
+                ))
+            }
+            PlayerKind::Greedy | PlayerKind::Search(_) => {}
+            PlayerKind::Exact { .. } | PlayerKind::Random => {
+                return Err(other(
+                    "only greedy and search players have weights to train",
+                ))
+            }
+        }
+        Ok(TrainedPlayer { spec })
     }
 
-    /// Whether this is the search player.
+    /// The search limits; `None` for greedy.
+    fn limits(&self) -> Option<&SearchLimits> {
+        match &self.spec.kind {
+            PlayerKind::Search(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// Whether the player searches (not greedy).
     pub fn is_search(&self) -> bool {
-        self.limits.is_some()
+        self.limits().is_some()
     }
 
     /// The spec text (`greedy`, `search:depth=2,width=9`).
     pub fn spec(&self) -> String {
-        self.name.clone()
+        self.spec.to_string()
     }
 
     /// The parsed spec (for memory checks).
@@ -73,9 +74,9 @@ impl TrainedPlayer {
 
     /// Builds the player with the given weights.
     pub fn build(&self, weights: Weights) -> Box<dyn Player> {
-        match &self.limits {
-            None => Box::new(Greedy::new(weights).named(self.name.clone())),
-            Some(l) => Box::new(Search::new(weights, l.clone()).named(self.name.clone())),
+        match self.limits() {
+            None => Box::new(Greedy::new(weights).named(self.spec.to_string())),
+            Some(l) => Box::new(Search::new(weights, l.clone()).named(self.spec.to_string())),
         }
     }
 
@@ -83,7 +84,7 @@ impl TrainedPlayer {
     /// options (width, nodes), or the default ones for greedy, with a
     /// table of 2^`tt_bits` entries.
     pub fn search_at_depth(&self, depth: u32, tt_bits: u32) -> SearchLimits {
-        let base = self.limits.clone().unwrap_or_default();
+        let base = self.limits().cloned().unwrap_or_default();
         SearchLimits {
             depth,
             tt_bits,
@@ -96,7 +97,7 @@ impl TrainedPlayer {
     /// This player's search limits with a smaller table (for checks that
     /// clear the table before every move), if it is the search player.
     pub fn search_limits(&self, tt_bits: u32) -> Option<SearchLimits> {
-        let depth = self.limits.as_ref()?.depth;
+        let depth = self.limits()?.depth;
         Some(self.search_at_depth(depth, tt_bits))
     }
 
