@@ -1,8 +1,14 @@
 //! One game between two players from an opening.
+//!
+//! Two greedy players play through a [`GreedyDuel`] (one shared set of
+//! shapes instead of one per player): the same moves, the same draws, half
+//! the work. Each worker thread keeps its duel between games, so a game
+//! allocates nothing.
 
 use super::openings::Opening;
 use crate::game::{Board, Color, Move, Outcome, Rules};
-use crate::players::{Player, PlayerError, Rng};
+use crate::players::{Greedy, GreedyDuel, Player, PlayerError, Rng};
+use std::cell::RefCell;
 
 /// Why a game could not be played to the end.
 #[derive(Debug, thiserror::Error)]
@@ -74,6 +80,11 @@ pub fn play_game(
     }
     black.new_game();
     white.new_game();
+    if let (Some(b), Some(w)) = (black.as_greedy(), white.as_greedy()) {
+        if b.evaluator().rules() == &rules && w.evaluator().rules() == &rules {
+            return play_duel(b, w, board, rng);
+        }
+    }
     while board.outcome().is_none() {
         let p: &mut dyn Player = match board.to_move() {
             Color::Black => &mut *black,
@@ -82,4 +93,46 @@ pub fn play_game(
         play_move(p, board, rng)?;
     }
     Ok(board.outcome().unwrap_or(Outcome::Draw))
+}
+
+thread_local! {
+    /// This thread's duel, kept from game to game (rebuilt only when the
+    /// game changes).
+    static DUEL: RefCell<Option<GreedyDuel>> = const { RefCell::new(None) };
+}
+
+/// The rest of a game between two greedy players, from `board`'s position
+/// (the opening): what the loop of [`play_game`] does, on one shared set of
+/// shapes.
+fn play_duel(
+    black: &Greedy,
+    white: &Greedy,
+    board: &mut Board,
+    rng: &mut Rng,
+) -> Result<Outcome, GameError> {
+    DUEL.with_borrow_mut(|slot| {
+        let duel = match slot {
+            Some(d) if d.rules() == board.rules() => d,
+            _ => slot.insert(GreedyDuel::new(*board.rules())),
+        };
+        duel.start(black, white);
+        while board.outcome().is_none() {
+            duel.sync(board);
+            let mover = board.to_move();
+            let player = || match mover {
+                Color::Black => black.name(),
+                Color::White => white.name(),
+            };
+            let m = duel.choose(mover, rng).ok_or_else(|| GameError::Player {
+                player: player(),
+                source: PlayerError::GameOver,
+            })?;
+            board.play(m).map_err(|source| GameError::Illegal {
+                player: player(),
+                mv: m,
+                source,
+            })?;
+        }
+        Ok(board.outcome().unwrap_or(Outcome::Draw))
+    })
 }

@@ -358,13 +358,33 @@ fn fits_table(r: usize) -> bool {
     2 * r <= TABLE_CELLS
 }
 
+/// A `[black's, white's]` shape pair as one byte, `black × 8 + white`: the
+/// unit the line tables store and the weight tables are indexed by.
+pub(crate) type PairIndex = u8;
+
+/// The pair index of black's and white's shapes.
+#[inline(always)]
+pub(crate) const fn pair_index(black: u8, white: u8) -> PairIndex {
+    black * Shape::NUM as u8 + white
+}
+
+/// The shape of `color` (0 black, 1 white) in a pair index.
+#[inline(always)]
+pub(crate) const fn pair_shape(pair: PairIndex, color: usize) -> u8 {
+    if color == 0 {
+        pair / Shape::NUM as u8
+    } else {
+        pair % Shape::NUM as u8
+    }
+}
+
 /// Turns a line code into both players' shapes: the shared flat table of
 /// every code for small windows, a memoising [`Classifier`] for large ones.
 #[derive(Clone, Debug)]
 pub(crate) enum LineClassifier {
-    /// `[black shape, white shape]` by line code, shared by every board of
-    /// the same k and rule.
-    Dense(Arc<Vec<[u8; 2]>>),
+    /// The [`PairIndex`] by line code, shared by every board of the same k
+    /// and rule (one byte a code, so the k = 5 table is 1 MiB).
+    Dense(Arc<Vec<PairIndex>>),
     /// Classifies codes as they come and remembers them.
     Sparse(Box<Classifier>),
 }
@@ -379,13 +399,16 @@ impl LineClassifier {
         }
     }
 
-    /// `[black's, white's]` shape indices for a line code held as (low,
-    /// high) 64-bit words; a flat table needs the low word only.
-    #[inline]
-    pub fn classify(&mut self, code: [u64; 2]) -> [u8; 2] {
+    /// Both players' shapes for a line code held as (low, high) 64-bit
+    /// words; a flat table needs the low word only.
+    #[inline(always)]
+    pub fn classify(&mut self, code: [u64; 2]) -> PairIndex {
         match self {
             LineClassifier::Dense(table) => table[code[0] as usize],
-            LineClassifier::Sparse(c) => c.pair(code_key(code)),
+            LineClassifier::Sparse(c) => {
+                let [b, w] = c.pair(code_key(code));
+                pair_index(b, w)
+            }
         }
     }
 }
@@ -397,15 +420,20 @@ fn code_key(code: [u64; 2]) -> u128 {
 }
 
 /// The flat code → `[black shape, white shape]` table for small windows.
-pub(crate) fn dense_table(k: u8, rule: Rule) -> Vec<[u8; 2]> {
+pub(crate) fn dense_table(k: u8, rule: Rule) -> Vec<PairIndex> {
     let mut c = Classifier::new(k, rule);
     let n = 1usize << (4 * c.radius());
-    (0..n as u128).map(|code| c.pair(code)).collect()
+    (0..n as u128)
+        .map(|code| {
+            let [b, w] = c.pair(code);
+            pair_index(b, w)
+        })
+        .collect()
 }
 
 /// Dense shape tables are shared by every board of the same k and rule.
-fn shared_dense(k: u8, rule: Rule) -> Arc<Vec<[u8; 2]>> {
-    type Tables = HashMap<(u8, Rule), Arc<Vec<[u8; 2]>>>;
+fn shared_dense(k: u8, rule: Rule) -> Arc<Vec<PairIndex>> {
+    type Tables = HashMap<(u8, Rule), Arc<Vec<PairIndex>>>;
     static CACHE: OnceLock<Mutex<Tables>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());

@@ -1,9 +1,10 @@
 //! The static player: scores every empty cell with the weights and plays
-//! the best one.
+//! the best one; and [`GreedyDuel`], two of them playing one game on one
+//! shared set of shapes.
 
 use super::{argmax_random, Player, PlayerError, Rng};
-use crate::eval::{Evaluator, Weights};
-use crate::game::{Board, Move};
+use crate::eval::{Evaluator, Lines, Sheet, Weights};
+use crate::game::{Board, Color, Move, Rules};
 
 /// Plays the empty cell with the highest score
 /// (`attack × attack value + defence × defence value`), ties at random.
@@ -32,6 +33,12 @@ impl Greedy {
     pub fn evaluator(&self) -> &Evaluator {
         &self.eval
     }
+
+    /// Heap bytes this player owns (tables shared between players, such as
+    /// the shape table and the board geometry, are not counted).
+    pub fn heap_bytes(&self) -> usize {
+        self.eval.heap_bytes() + self.name.capacity()
+    }
 }
 
 impl Player for Greedy {
@@ -47,5 +54,85 @@ impl Player for Greedy {
         let i =
             argmax_random(self.eval.scores(board.to_move()), rng).ok_or(PlayerError::GameOver)?;
         Ok(board.rules().move_at(i))
+    }
+
+    fn as_greedy(&self) -> Option<&Greedy> {
+        Some(self)
+    }
+}
+
+/// Two greedy players in one game, on one shared [`Lines`]: each move
+/// updates the shapes once, and each player's scores only for the side it
+/// moves for, half the work of two [`Greedy`] evaluators. Its choices are
+/// exactly theirs: the same scores, bit for bit, and the same draws.
+///
+/// ```
+/// use mnk::eval::shipped_weights;
+/// use mnk::game::{Board, Rules};
+/// use mnk::players::{Greedy, GreedyDuel, Player, Rng};
+/// use rand::SeedableRng;
+/// let rules = Rules::GOMOKU;
+/// let (mut black, mut white) = (Greedy::new(shipped_weights(rules)), Greedy::new(shipped_weights(rules)));
+/// let mut duel = GreedyDuel::new(rules);
+/// duel.start(&black, &white);
+/// let (mut a, mut b) = (Board::new(rules), Board::new(rules));
+/// let (mut r1, mut r2) = (Rng::seed_from_u64(3), Rng::seed_from_u64(3));
+/// for _ in 0..10 {
+///     duel.sync(&a);
+///     a.play(duel.choose(a.to_move(), &mut r1).unwrap()).unwrap();
+///     let p = if b.ply() % 2 == 0 { &mut black } else { &mut white };
+///     b.play(p.choose(&b, &mut r2).unwrap()).unwrap();
+/// }
+/// assert_eq!(a, b);
+/// ```
+#[derive(Clone, Debug)]
+pub struct GreedyDuel {
+    lines: Lines,
+    /// Black's weights for black to move, white's for white to move.
+    sheets: [Sheet; 2],
+}
+
+impl GreedyDuel {
+    /// A duel on the empty board of `rules` (the players come with
+    /// [`GreedyDuel::start`]).
+    pub fn new(rules: Rules) -> GreedyDuel {
+        let lines = Lines::without_counts(rules);
+        let w = Weights::default_for(rules);
+        let sheets = [Color::Black, Color::White].map(|c| Sheet::new(&w, c, &lines));
+        GreedyDuel { lines, sheets }
+    }
+
+    /// The game.
+    pub fn rules(&self) -> &Rules {
+        self.lines.rules()
+    }
+
+    /// Starts a game between `black` and `white` (players of this game) on
+    /// the empty board. Allocates nothing.
+    pub fn start(&mut self, black: &Greedy, white: &Greedy) {
+        debug_assert_eq!(black.evaluator().rules(), self.rules());
+        debug_assert_eq!(white.evaluator().rules(), self.rules());
+        self.lines.reset(&mut []);
+        self.sheets[0].reset_to(black.evaluator().sheet(Color::Black));
+        self.sheets[1].reset_to(white.evaluator().sheet(Color::White));
+    }
+
+    /// Brings the duel to `board`'s position (one move a ply in a game).
+    #[inline]
+    pub fn sync(&mut self, board: &Board) {
+        self.lines.sync(board, &mut self.sheets);
+    }
+
+    /// The choice of the player of `mover`, as [`Greedy`] would make it;
+    /// `None` if no cell is empty.
+    #[inline]
+    pub fn choose(&self, mover: Color, rng: &mut Rng) -> Option<Move> {
+        let i = argmax_random(self.sheets[mover.index()].scores(), rng)?;
+        Some(self.rules().move_at(i))
+    }
+
+    /// Number of (cell, direction) updates made so far: a speed measure.
+    pub fn updates(&self) -> u64 {
+        self.lines.updates()
     }
 }

@@ -15,6 +15,7 @@
 //! [`PlayerSpec`] parses the command-line form (`greedy:weights/gomoku.toml`,
 //! `search:depth=4,width=9,weights=…`) and builds players.
 
+mod argmax;
 mod exact;
 mod greedy;
 mod random;
@@ -22,8 +23,9 @@ mod search;
 mod spec;
 mod tt;
 
+pub use argmax::argmax_random;
 pub use exact::{Exact, Solver, SolverStats, Value};
-pub use greedy::Greedy;
+pub use greedy::{Greedy, GreedyDuel};
 pub use random::RandomPlayer;
 pub use search::{Search, SearchInfo, SearchLimits};
 pub use spec::{PlayerKind, PlayerSpec, SpecError, EXACT_LIMIT};
@@ -60,35 +62,10 @@ pub trait Player: Send + std::fmt::Debug {
 
     /// Forgets per-game state (caches may be kept).
     fn new_game(&mut self) {}
-}
 
-/// Index of a maximum of `scores`, ties broken uniformly by `rng`: one pass
-/// for the maximum and the number of tied cells, one draw, one pass to find
-/// the drawn cell. Returns `None` if every score is −∞ (no empty cell).
-#[inline]
-pub fn argmax_random(scores: &[f64], rng: &mut Rng) -> Option<usize> {
-    use rand::Rng as _;
-    // One pass for the maximum and how many cells share it.
-    let (mut best, mut ties) = (f64::NEG_INFINITY, 0usize);
-    for &s in scores {
-        if s > best {
-            best = s;
-            ties = 1;
-        } else if s == best {
-            ties += 1;
-        }
+    /// This player as a greedy player, if it is one: two of them in one
+    /// game can share the game's shapes ([`GreedyDuel`]).
+    fn as_greedy(&self) -> Option<&Greedy> {
+        None
     }
-    if best == f64::NEG_INFINITY {
-        return None;
-    }
-    let mut pick = if ties > 1 { rng.gen_range(0..ties) } else { 0 };
-    for (i, &s) in scores.iter().enumerate() {
-        if s == best {
-            if pick == 0 {
-                return Some(i);
-            }
-            pick -= 1;
-        }
-    }
-    None
 }

@@ -1,0 +1,391 @@
+//! The line state of one position, shared by every weight set that values
+//! it.
+//!
+//! For every cell and direction, [`Lines`] keeps the line code of the window
+//! around the cell and both players' shapes there (one table lookup, stored
+//! as one byte, a *pair index*). The shapes do not depend on the weights, so
+//! one `Lines` serves any number of [`Sheet`]s (one weight set's cell scores
+//! for one side to move): two greedy players in one game share one `Lines`
+//! and each keeps only its own sheet, which halves the work of a move.
+//!
+//! A stone changes only the codes of the cells on its 4 lines within the
+//! window radius, so a move updates at most 4 × 2r cells and never rescans
+//! the board. Each changed cell is handed to the sheets as a [`Change`].
+//!
+//! Optionally (search needs it, the greedy player does not) `Lines` also
+//! counts, per colour, the (stone, direction) pairs of each shape, which
+//! gives the board value.
+
+use super::geometry::Geometry;
+use super::shape::{LineClassifier, PairIndex, Shape};
+use super::sheet::Sheet;
+use crate::game::{Board, Color, Move, Rules};
+use std::sync::Arc;
+
+/// `counts[state][shape]`: (stone, direction) pairs per shape, by cell
+/// state (row 0, empty cells, is a sink so updates need no branch).
+pub(crate) type ShapeCounts = [[i32; Shape::NUM]; 3];
+
+/// One cell whose shapes (or owner) a move changed: what a [`Sheet`] needs
+/// to rescore it.
+#[derive(Clone, Copy, Debug)]
+pub struct Change {
+    pub(crate) cell: usize,
+    pub(crate) pairs: Pairs,
+    pub(crate) occupied: bool,
+}
+
+/// A cell's four [`PairIndex`]es, direction `d` in byte `d` (little end
+/// first). One word, so that a direction's update is a register operation:
+/// a byte store followed by a load of the whole word would stall on store
+/// forwarding, once per changed cell.
+pub(crate) type Pairs = u32;
+
+/// Direction `d`'s pair index in `pairs`.
+#[inline(always)]
+pub(crate) fn pair_at(pairs: Pairs, d: usize) -> PairIndex {
+    (pairs >> (8 * d)) as PairIndex
+}
+
+/// Line codes and shapes of one position: see the [module docs](self).
+///
+/// ```
+/// use mnk::eval::{shipped_weights, Lines, Sheet, Shape};
+/// use mnk::game::{Board, Color, Move, Rules};
+/// let rules = Rules::GOMOKU;
+/// let mut lines = Lines::new(rules);
+/// // Two weight sets valuing the same position, each for its own mover.
+/// let w = shipped_weights(rules);
+/// let mut sheets = [Sheet::new(&w, Color::Black, &lines), Sheet::new(&w, Color::White, &lines)];
+/// let h8: Move = "h8".parse().unwrap();
+/// lines.play(h8, Color::Black, Board::new(rules).hash(), &mut sheets);
+/// assert_eq!(lines.shapes_at(h8, Color::Black)[0], Shape::None);
+/// assert_eq!(sheets[1].score(rules.index(h8)), f64::NEG_INFINITY);
+/// lines.undo(&mut sheets);
+/// assert_eq!(lines.ply(), 0);
+/// ```
+#[derive(Clone)]
+pub struct Lines {
+    geo: Arc<Geometry>,
+    classifier: LineClassifier,
+    /// Line code per (cell, direction), index `cell * 4 + dir`, as (low,
+    /// high) 64-bit words.
+    codes: Vec<[u64; 2]>,
+    /// Both players' shapes per direction, by cell.
+    pairs: Vec<Pairs>,
+    /// 0 empty, 1 black, 2 white, by cell.
+    states: Vec<u8>,
+    counts: ShapeCounts,
+    /// Whether `counts` is kept up to date (a fifth of each update).
+    track_counts: bool,
+    /// (cell, colour state, board hash before the move) per move applied.
+    history: Vec<(u16, u8, u64)>,
+    updates: u64,
+    /// The empty board's state, copied in to start a new game: far cheaper
+    /// than undoing the previous game move by move.
+    blank: Arc<Blank>,
+}
+
+#[derive(Debug)]
+struct Blank {
+    codes: Vec<[u64; 2]>,
+    pairs: Vec<Pairs>,
+    counts: ShapeCounts,
+}
+
+/// The game and the position's length: the arrays are too large to print
+/// usefully.
+impl std::fmt::Debug for Lines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lines")
+            .field("game", &self.geo.rules)
+            .field("moves", &self.history.len())
+            .field("track_counts", &self.track_counts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Lines {
+    /// The empty board of `rules`, counting shapes (for board values).
+    pub fn new(rules: Rules) -> Lines {
+        let geo = Geometry::of(rules);
+        let mut classifier = LineClassifier::new(rules.k, rules.rule);
+        let n = rules.cells();
+        let codes: Vec<[u64; 2]> = geo.empty_codes.iter().flatten().copied().collect();
+        let pairs: Vec<Pairs> = (0..n)
+            .map(|c| {
+                (0..4).fold(0, |w, d| {
+                    w | (classifier.classify(codes[c * 4 + d]) as Pairs) << (8 * d)
+                })
+            })
+            .collect();
+        let counts = [[0; Shape::NUM]; 3];
+        Lines {
+            blank: Arc::new(Blank {
+                codes: codes.clone(),
+                pairs: pairs.clone(),
+                counts,
+            }),
+            geo,
+            classifier,
+            codes,
+            pairs,
+            states: vec![0; n],
+            counts,
+            track_counts: true,
+            history: Vec::with_capacity(n),
+            updates: 0,
+        }
+    }
+
+    /// The empty board of `rules`, without shape counts: for players that
+    /// never ask for a board value (the greedy player). Counts asked for
+    /// anyway are recomputed from the cells on every call.
+    pub fn without_counts(rules: Rules) -> Lines {
+        let mut l = Lines::new(rules);
+        l.track_counts = false;
+        l
+    }
+
+    /// The game.
+    pub fn rules(&self) -> &Rules {
+        &self.geo.rules
+    }
+
+    /// Number of (cell, direction) updates made so far: a speed measure.
+    pub fn updates(&self) -> u64 {
+        self.updates
+    }
+
+    /// Number of moves applied.
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Back to the empty board, with every sheet.
+    pub fn reset<const N: usize>(&mut self, sheets: &mut [Sheet; N]) {
+        self.history.clear();
+        self.codes.copy_from_slice(&self.blank.codes);
+        self.pairs.copy_from_slice(&self.blank.pairs);
+        self.states.fill(0);
+        self.counts = self.blank.counts;
+        for s in sheets {
+            s.reset();
+        }
+    }
+
+    /// Plays `m` for `color` and rescores every changed cell on every sheet.
+    /// `hash` is the board hash before the move (used by [`Lines::sync`]).
+    #[inline]
+    pub fn play<const N: usize>(
+        &mut self,
+        m: Move,
+        color: Color,
+        hash: u64,
+        sheets: &mut [Sheet; N],
+    ) {
+        let cell = self.geo.rules.index(m);
+        let state = color.index() as u8 + 1;
+        self.history.push((cell as u16, state, hash));
+        self.set_cell(cell, state, sheets);
+    }
+
+    /// Takes back the last move.
+    #[inline]
+    pub fn undo<const N: usize>(&mut self, sheets: &mut [Sheet; N]) {
+        if let Some((cell, _, _)) = self.history.pop() {
+            self.set_cell(cell as usize, 0, sheets);
+        }
+    }
+
+    /// Brings the lines (and the sheets) to `board`'s position with the
+    /// fewest undo/play steps (it keeps the longest common history prefix).
+    pub fn sync<const N: usize>(&mut self, board: &Board, sheets: &mut [Sheet; N]) {
+        let mut n = self.history.len().min(board.ply());
+        // Move i is shared when the position before it (by hash), its cell
+        // and its colour agree; then every earlier move is shared too.
+        while n > 0 && {
+            let (m, c) = board.move_at(n - 1);
+            let (cell, state, hash) = self.history[n - 1];
+            hash != board.hash_at(n - 1)
+                || cell as usize != self.geo.rules.index(m)
+                || state != c.index() as u8 + 1
+        } {
+            n -= 1;
+        }
+        if n == 0 {
+            self.reset(sheets);
+        }
+        while self.history.len() > n {
+            self.undo(sheets);
+        }
+        for i in n..board.ply() {
+            let (m, c) = board.move_at(i);
+            self.play(m, c, board.hash_at(i), sheets);
+        }
+    }
+
+    /// Sets (`state` 1 black, 2 white) or clears (0) the stone at `cell`,
+    /// updates every cell whose window sees it, and hands each changed cell
+    /// to the sheets.
+    #[inline(always)]
+    fn set_cell<const N: usize>(&mut self, cell: usize, state: u8, sheets: &mut [Sheet; N]) {
+        // Destructured so the line tables can be read while the per-cell
+        // arrays are written, without cloning the shared geometry.
+        let Lines {
+            geo,
+            classifier,
+            codes,
+            pairs,
+            states,
+            counts,
+            updates,
+            track_counts,
+            ..
+        } = self;
+        let old_state = states[cell] as usize;
+        // The cell itself: its codes are unchanged, only its owner.
+        if *track_counts {
+            for d in 0..4 {
+                let p = pair_at(pairs[cell], d);
+                counts[old_state][shape_for(old_state, p)] -= 1;
+                counts[state as usize][shape_for(state as usize, p)] += 1;
+            }
+        }
+        states[cell] = state;
+        let me = Change {
+            cell,
+            pairs: pairs[cell],
+            occupied: state != 0,
+        };
+        for s in sheets.iter_mut() {
+            s.apply(&me);
+        }
+        for d in 0..4 {
+            let touches = geo.touches(cell, d);
+            *updates += touches.len() as u64;
+            for t in touches {
+                let q = t.cell as usize;
+                let code = &mut codes[q * 4 + d];
+                let word = &mut code[t.word as usize];
+                *word = (*word & !(3u64 << t.shift)) | ((state as u64) << t.shift);
+                let new = classifier.classify(*code);
+                let word = pairs[q];
+                let old = pair_at(word, d);
+                let word = (word & !(0xFF << (8 * d))) | (new as Pairs) << (8 * d);
+                pairs[q] = word;
+                let qs = states[q] as usize;
+                if *track_counts {
+                    counts[qs][shape_for(qs, old)] -= 1;
+                    counts[qs][shape_for(qs, new)] += 1;
+                }
+                let change = Change {
+                    cell: q,
+                    pairs: word,
+                    occupied: qs != 0,
+                };
+                for s in sheets.iter_mut() {
+                    s.apply(&change);
+                }
+            }
+        }
+    }
+
+    /// Heap bytes this position owns, its empty-board copy included (the
+    /// shape table and the board geometry are shared by every position of
+    /// the game, and not counted).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let blank = self.blank.codes.capacity() * size_of::<[u64; 2]>()
+            + self.blank.pairs.capacity() * size_of::<Pairs>();
+        self.codes.capacity() * size_of::<[u64; 2]>()
+            + self.pairs.capacity() * size_of::<Pairs>()
+            + self.states.capacity()
+            + self.history.capacity() * size_of::<(u16, u8, u64)>()
+            + blank
+    }
+
+    /// The state of every cell now, as changes: how a new sheet catches up.
+    pub(crate) fn cells(&self) -> impl Iterator<Item = Change> + '_ {
+        self.pairs
+            .iter()
+            .zip(&self.states)
+            .enumerate()
+            .map(|(cell, (&pairs, &s))| Change {
+                cell,
+                pairs,
+                occupied: s != 0,
+            })
+    }
+
+    /// The empty board's cells, as changes: how a sheet builds its blank.
+    pub(crate) fn blank_cells(&self) -> impl Iterator<Item = Change> + '_ {
+        self.blank
+            .pairs
+            .iter()
+            .enumerate()
+            .map(|(cell, &pairs)| Change {
+                cell,
+                pairs,
+                occupied: false,
+            })
+    }
+
+    /// The shape a `color` stone at `m` makes (or has, if it is there) in
+    /// each of the 4 directions.
+    #[inline]
+    pub fn shapes_at(&self, m: Move, color: Color) -> [Shape; 4] {
+        self.shapes_at_cell(self.geo.rules.index(m), color)
+    }
+
+    /// [`Lines::shapes_at`] by cell index.
+    #[inline]
+    pub fn shapes_at_cell(&self, cell: usize, color: Color) -> [Shape; 4] {
+        let p = self.pairs[cell];
+        std::array::from_fn(|d| {
+            Shape::ALL[super::shape::pair_shape(pair_at(p, d), color.index()) as usize]
+        })
+    }
+
+    /// Calls `f` with the shape counts: the maintained ones, or counts
+    /// recomputed from the cells when they are not tracked.
+    pub(crate) fn with_counts<R>(&self, f: impl FnOnce(&ShapeCounts) -> R) -> R {
+        if self.track_counts {
+            return f(&self.counts);
+        }
+        let mut c = [[0; Shape::NUM]; 3];
+        for (&pairs, &st) in self.pairs.iter().zip(&self.states) {
+            for d in 0..4 {
+                c[st as usize][shape_for(st as usize, pair_at(pairs, d))] += 1;
+            }
+        }
+        f(&c)
+    }
+
+    /// (stone, direction) pairs of `color` with shape `s`.
+    pub fn shape_count(&self, color: Color, s: Shape) -> i32 {
+        self.with_counts(|c| c[color.index() + 1][s as usize])
+    }
+
+    /// Whether `color` has a stone with a (k−1) shape: it could win at once.
+    #[inline]
+    pub fn can_win_now(&self, color: Color) -> bool {
+        let near = |c: &ShapeCounts| {
+            let c = &c[color.index() + 1];
+            c[Shape::OpenIn1 as usize] + c[Shape::ClosedIn1 as usize] > 0
+        };
+        if self.track_counts {
+            near(&self.counts)
+        } else {
+            self.with_counts(near)
+        }
+    }
+}
+
+/// The shape index that counts for a cell in `state` (0 empty → sink 0):
+/// black's shape is the pair's high three bits, white's the low three, and
+/// an empty cell shifts both out, so the choice needs no branch.
+#[inline(always)]
+pub(crate) fn shape_for(state: usize, pair: PairIndex) -> usize {
+    ((pair as usize) >> (3 * (2 - state))) & 7
+}
