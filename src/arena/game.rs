@@ -127,11 +127,9 @@ fn play_duel(
                 player: player(),
                 source: PlayerError::GameOver,
             })?;
-            board.play(m).map_err(|source| GameError::Illegal {
-                player: player(),
-                mv: m,
-                source,
-            })?;
+            // The duel's choice is an empty cell of a game not over (a
+            // taken cell scores −∞), so it is legal.
+            board.play_known(m, duel.wins(m, mover));
         }
         Ok(board.outcome().unwrap_or(Outcome::Draw))
     })

@@ -214,6 +214,13 @@ pub fn random_opening(rules: Rules, style: OpeningStyle, rng: &mut Rng) -> Openi
 /// Whether either side could complete a win with one stone.
 fn threatened(board: &Board) -> bool {
     let rules = board.rules();
+    // A win with one more stone needs k − 1 stones of that colour already:
+    // short openings (the usual case) need no scan of the board.
+    let black = board.cells().iter().filter(|&&c| c == 1).count();
+    let most = black.max(board.ply() - black);
+    if most + 1 < rules.k as usize {
+        return false;
+    }
     (0..rules.cells()).any(|i| {
         let m = rules.move_at(i);
         board.is_legal(m)

@@ -10,19 +10,23 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// The four line directions as (dx, dy).
 pub(crate) const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
-/// One entry of a neighbour list: the cell whose code changes, and where
-/// the changed 2-bit field sits in its code (a code is two 64-bit words so
-/// that updates are plain 64-bit shifts; small windows use word 0 only).
+/// One entry of a neighbour list: the cell whose code changes, in which
+/// direction, and where the changed 2-bit field sits in that code (a code
+/// is two 64-bit words so that updates are plain 64-bit shifts; small
+/// windows use word 0 only).
 #[derive(Clone, Copy)]
 pub(crate) struct Touch {
     pub cell: u16,
-    pub word: u8,
-    pub shift: u8,
+    pub dir: u8,
+    /// The field's first bit in the 128-bit code: word `bit / 64`, shift
+    /// `bit % 64`.
+    pub bit: u8,
 }
 
 pub(crate) struct Geometry {
     pub rules: Rules,
-    /// `touches[(cell * 4 + dir)]` is the range in `list`.
+    /// `spans[cell]` is the range in `list` of the cells a stone on `cell`
+    /// changes, all four directions in one run (one loop, one exit).
     pub spans: Vec<(u32, u32)>,
     pub list: Vec<Touch>,
     /// Line codes of the empty board, `[cell][dir]`.
@@ -34,14 +38,14 @@ impl Geometry {
         let r = radius(rules.k, rules.rule) as i32;
         let (w, h) = (rules.width as i32, rules.height as i32);
         let on = |x: i32, y: i32| x >= 0 && x < w && y >= 0 && y < h;
-        let mut spans = Vec::with_capacity(rules.cells() * 4);
+        let mut spans = Vec::with_capacity(rules.cells());
         let mut list = Vec::new();
         let mut empty_codes = vec![[[0u64; 2]; 4]; rules.cells()];
         for y in 0..h {
             for x in 0..w {
                 let cell = (y * w + x) as usize;
+                let start = list.len() as u32;
                 for (d, &(dx, dy)) in DIRS.iter().enumerate() {
-                    let start = list.len() as u32;
                     for i in -r..=r {
                         if i == 0 {
                             continue;
@@ -52,16 +56,16 @@ impl Geometry {
                             let bit = 2 * position(-i, r as usize);
                             list.push(Touch {
                                 cell: (qy * w + qx) as u16,
-                                word: (bit / 64) as u8,
-                                shift: (bit % 64) as u8,
+                                dir: d as u8,
+                                bit: bit as u8,
                             });
                         } else {
                             let bit = 2 * position(i, r as usize);
                             empty_codes[cell][d][bit / 64] |= 3u64 << (bit % 64);
                         }
                     }
-                    spans.push((start, list.len() as u32));
                 }
+                spans.push((start, list.len() as u32));
             }
         }
         Geometry {
@@ -88,9 +92,10 @@ impl Geometry {
             .clone()
     }
 
+    /// The cells (and directions) whose codes a stone on `cell` changes.
     #[inline]
-    pub fn touches(&self, cell: usize, dir: usize) -> &[Touch] {
-        let (a, b) = self.spans[cell * 4 + dir];
+    pub fn touches(&self, cell: usize) -> &[Touch] {
+        let (a, b) = self.spans[cell];
         &self.list[a as usize..b as usize]
     }
 }

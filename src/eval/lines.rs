@@ -68,13 +68,9 @@ pub(crate) fn pair_at(pairs: Pairs, d: usize) -> PairIndex {
 pub struct Lines {
     geo: Arc<Geometry>,
     classifier: LineClassifier,
-    /// Line code per (cell, direction), index `cell * 4 + dir`, as (low,
-    /// high) 64-bit words.
-    codes: Vec<[u64; 2]>,
-    /// Both players' shapes per direction, by cell.
-    pairs: Vec<Pairs>,
-    /// 0 empty, 1 black, 2 white, by cell.
-    states: Vec<u8>,
+    /// By cell: codes, shapes and owner, together so an update touches one
+    /// place per cell.
+    cells: Vec<Cell>,
     counts: ShapeCounts,
     /// Whether `counts` is kept up to date (a fifth of each update).
     track_counts: bool,
@@ -86,10 +82,20 @@ pub struct Lines {
     blank: Arc<Blank>,
 }
 
+/// Everything kept about one cell.
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    /// Line code per direction, as (low, high) 64-bit words.
+    codes: [[u64; 2]; 4],
+    /// Both players' shapes per direction.
+    pairs: Pairs,
+    /// 0 empty, 1 black, 2 white.
+    state: u8,
+}
+
 #[derive(Debug)]
 struct Blank {
-    codes: Vec<[u64; 2]>,
-    pairs: Vec<Pairs>,
+    cells: Vec<Cell>,
     counts: ShapeCounts,
 }
 
@@ -111,26 +117,26 @@ impl Lines {
         let geo = Geometry::of(rules);
         let mut classifier = LineClassifier::new(rules.k, rules.rule);
         let n = rules.cells();
-        let codes: Vec<[u64; 2]> = geo.empty_codes.iter().flatten().copied().collect();
-        let pairs: Vec<Pairs> = (0..n)
-            .map(|c| {
-                (0..4).fold(0, |w, d| {
-                    w | (classifier.classify(codes[c * 4 + d]) as Pairs) << (8 * d)
-                })
+        let cells: Vec<Cell> = geo
+            .empty_codes
+            .iter()
+            .map(|&codes| Cell {
+                codes,
+                pairs: (0..4).fold(0, |w, d| {
+                    w | (classifier.classify(codes[d]) as Pairs) << (8 * d)
+                }),
+                state: 0,
             })
             .collect();
         let counts = [[0; Shape::NUM]; 3];
         Lines {
             blank: Arc::new(Blank {
-                codes: codes.clone(),
-                pairs: pairs.clone(),
+                cells: cells.clone(),
                 counts,
             }),
             geo,
             classifier,
-            codes,
-            pairs,
-            states: vec![0; n],
+            cells,
             counts,
             track_counts: true,
             history: Vec::with_capacity(n),
@@ -165,9 +171,7 @@ impl Lines {
     /// Back to the empty board, with every sheet.
     pub fn reset<const N: usize>(&mut self, sheets: &mut [Sheet; N]) {
         self.history.clear();
-        self.codes.copy_from_slice(&self.blank.codes);
-        self.pairs.copy_from_slice(&self.blank.pairs);
-        self.states.fill(0);
+        self.cells.copy_from_slice(&self.blank.cells);
         self.counts = self.blank.counts;
         for s in sheets {
             s.reset();
@@ -230,65 +234,25 @@ impl Lines {
     /// to the sheets.
     #[inline(always)]
     fn set_cell<const N: usize>(&mut self, cell: usize, state: u8, sheets: &mut [Sheet; N]) {
-        // Destructured so the line tables can be read while the per-cell
-        // arrays are written, without cloning the shared geometry.
-        let Lines {
-            geo,
-            classifier,
-            codes,
-            pairs,
-            states,
-            counts,
-            updates,
-            track_counts,
-            ..
-        } = self;
-        let old_state = states[cell] as usize;
-        // The cell itself: its codes are unchanged, only its owner.
-        if *track_counts {
-            for d in 0..4 {
-                let p = pair_at(pairs[cell], d);
-                counts[old_state][shape_for(old_state, p)] -= 1;
-                counts[state as usize][shape_for(state as usize, p)] += 1;
+        let (geo, cells, counts) = (&*self.geo, &mut self.cells, &mut self.counts);
+        let at = (cell, state);
+        // One dispatch per move, so the per-cell loop is specialised for
+        // the flat table (the case that matters for speed) and for whether
+        // counts are kept.
+        self.updates += match (&mut self.classifier, self.track_counts) {
+            (LineClassifier::Dense(table), track) => {
+                let table: &[PairIndex] = table;
+                let classify = |code: [u64; 2]| table[code[0] as usize];
+                if track {
+                    update::<N, true>(geo, cells, counts, at, sheets, classify)
+                } else {
+                    update::<N, false>(geo, cells, counts, at, sheets, classify)
+                }
             }
-        }
-        states[cell] = state;
-        let me = Change {
-            cell,
-            pairs: pairs[cell],
-            occupied: state != 0,
+            (sparse, _) => {
+                update::<N, true>(geo, cells, counts, at, sheets, |code| sparse.classify(code))
+            }
         };
-        for s in sheets.iter_mut() {
-            s.apply(&me);
-        }
-        for d in 0..4 {
-            let touches = geo.touches(cell, d);
-            *updates += touches.len() as u64;
-            for t in touches {
-                let q = t.cell as usize;
-                let code = &mut codes[q * 4 + d];
-                let word = &mut code[t.word as usize];
-                *word = (*word & !(3u64 << t.shift)) | ((state as u64) << t.shift);
-                let new = classifier.classify(*code);
-                let word = pairs[q];
-                let old = pair_at(word, d);
-                let word = (word & !(0xFF << (8 * d))) | (new as Pairs) << (8 * d);
-                pairs[q] = word;
-                let qs = states[q] as usize;
-                if *track_counts {
-                    counts[qs][shape_for(qs, old)] -= 1;
-                    counts[qs][shape_for(qs, new)] += 1;
-                }
-                let change = Change {
-                    cell: q,
-                    pairs: word,
-                    occupied: qs != 0,
-                };
-                for s in sheets.iter_mut() {
-                    s.apply(&change);
-                }
-            }
-        }
     }
 
     /// Heap bytes this position owns, its empty-board copy included (the
@@ -296,39 +260,26 @@ impl Lines {
     /// the game, and not counted).
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
-        let blank = self.blank.codes.capacity() * size_of::<[u64; 2]>()
-            + self.blank.pairs.capacity() * size_of::<Pairs>();
-        self.codes.capacity() * size_of::<[u64; 2]>()
-            + self.pairs.capacity() * size_of::<Pairs>()
-            + self.states.capacity()
+        (self.cells.capacity() + self.blank.cells.capacity()) * size_of::<Cell>()
             + self.history.capacity() * size_of::<(u16, u8, u64)>()
-            + blank
     }
 
     /// The state of every cell now, as changes: how a new sheet catches up.
     pub(crate) fn cells(&self) -> impl Iterator<Item = Change> + '_ {
-        self.pairs
-            .iter()
-            .zip(&self.states)
-            .enumerate()
-            .map(|(cell, (&pairs, &s))| Change {
-                cell,
-                pairs,
-                occupied: s != 0,
-            })
+        self.cells.iter().enumerate().map(|(cell, c)| Change {
+            cell,
+            pairs: c.pairs,
+            occupied: c.state != 0,
+        })
     }
 
     /// The empty board's cells, as changes: how a sheet builds its blank.
     pub(crate) fn blank_cells(&self) -> impl Iterator<Item = Change> + '_ {
-        self.blank
-            .pairs
-            .iter()
-            .enumerate()
-            .map(|(cell, &pairs)| Change {
-                cell,
-                pairs,
-                occupied: false,
-            })
+        self.blank.cells.iter().enumerate().map(|(cell, c)| Change {
+            cell,
+            pairs: c.pairs,
+            occupied: false,
+        })
     }
 
     /// The shape a `color` stone at `m` makes (or has, if it is there) in
@@ -341,10 +292,18 @@ impl Lines {
     /// [`Lines::shapes_at`] by cell index.
     #[inline]
     pub fn shapes_at_cell(&self, cell: usize, color: Color) -> [Shape; 4] {
-        let p = self.pairs[cell];
+        let p = self.cells[cell].pairs;
         std::array::from_fn(|d| {
             Shape::ALL[super::shape::pair_shape(pair_at(p, d), color.index()) as usize]
         })
+    }
+
+    /// Whether a `color` stone at `cell` (empty, or just played) makes k in
+    /// a row: a [`Shape::Win`] in some direction.
+    #[inline]
+    pub fn wins_at_cell(&self, cell: usize, color: Color) -> bool {
+        let p = self.cells[cell].pairs;
+        (0..4).any(|d| super::shape::pair_shape(pair_at(p, d), color.index()) == Shape::Win as u8)
     }
 
     /// Calls `f` with the shape counts: the maintained ones, or counts
@@ -354,9 +313,10 @@ impl Lines {
             return f(&self.counts);
         }
         let mut c = [[0; Shape::NUM]; 3];
-        for (&pairs, &st) in self.pairs.iter().zip(&self.states) {
+        for cell in &self.cells {
+            let st = cell.state as usize;
             for d in 0..4 {
-                c[st as usize][shape_for(st as usize, pair_at(pairs, d))] += 1;
+                c[st][shape_for(st, pair_at(cell.pairs, d))] += 1;
             }
         }
         f(&c)
@@ -388,4 +348,62 @@ impl Lines {
 #[inline(always)]
 pub(crate) fn shape_for(state: usize, pair: PairIndex) -> usize {
     ((pair as usize) >> (3 * (2 - state))) & 7
+}
+
+/// The body of [`Lines::set_cell`], for one way of classifying line codes;
+/// returns the number of (cell, direction) updates.
+#[inline(always)]
+fn update<const N: usize, const COUNT: bool>(
+    geo: &Geometry,
+    cells: &mut [Cell],
+    counts: &mut ShapeCounts,
+    (cell, state): (usize, u8),
+    sheets: &mut [Sheet; N],
+    mut classify: impl FnMut([u64; 2]) -> PairIndex,
+) -> u64 {
+    let me = &mut cells[cell];
+    let old_state = me.state as usize;
+    // The cell itself: its codes are unchanged, only its owner.
+    if COUNT {
+        for d in 0..4 {
+            let p = pair_at(me.pairs, d);
+            counts[old_state][shape_for(old_state, p)] -= 1;
+            counts[state as usize][shape_for(state as usize, p)] += 1;
+        }
+    }
+    me.state = state;
+    let change = Change {
+        cell,
+        pairs: me.pairs,
+        occupied: state != 0,
+    };
+    for s in sheets.iter_mut() {
+        s.apply(&change);
+    }
+    let touches = geo.touches(cell);
+    for t in touches {
+        let (q, d) = (t.cell as usize, t.dir as usize & 3);
+        let c = &mut cells[q];
+        let word = &mut c.codes[d][(t.bit >> 6) as usize & 1];
+        let shift = t.bit & 63;
+        *word = (*word & !(3u64 << shift)) | ((state as u64) << shift);
+        let new = classify(c.codes[d]);
+        let old = pair_at(c.pairs, d);
+        c.pairs = (c.pairs & !(0xFF << (8 * d))) | (new as Pairs) << (8 * d);
+        let qs = c.state as usize;
+        if COUNT {
+            counts[qs][shape_for(qs, old)] -= 1;
+            counts[qs][shape_for(qs, new)] += 1;
+        }
+        // Occupied cells too: −∞ either way, and no branch to mispredict.
+        let change = Change {
+            cell: q,
+            pairs: c.pairs,
+            occupied: qs != 0,
+        };
+        for s in sheets.iter_mut() {
+            s.apply(&change);
+        }
+    }
+    touches.len() as u64
 }

@@ -75,8 +75,10 @@ impl Sheet {
     #[inline(always)]
     pub fn apply(&mut self, c: &Change) {
         let t = &self.term;
-        let p = |d: usize| pair_at(c.pairs, d) as usize;
-        let penalty = if c.occupied { f64::NEG_INFINITY } else { 0.0 };
+        // Pair indices are below 64; the mask lets the compiler see it.
+        let p = |d: usize| pair_at(c.pairs, d) as usize & (PAIRS - 1);
+        // A lookup, not a branch: occupancy is unpredictable.
+        let penalty = [0.0, f64::NEG_INFINITY][c.occupied as usize];
         self.scores[c.cell] = t[p(0)] + t[p(1)] + t[p(2)] + t[p(3)] + penalty;
     }
 

@@ -244,7 +244,19 @@ impl Board {
     /// Plays a move known to be legal. Returns the outcome if it ended the game.
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) -> Option<Outcome> {
+        let wins = self.wins_at(m, self.to_move);
+        self.play_known(m, wins)
+    }
+
+    /// Plays a move known to be legal whose result the caller already
+    /// knows: `wins` says whether it completes k for the side to move (an
+    /// incremental evaluator reads it off its shapes, which saves the scan
+    /// of [`Board::wins_at`]). A wrong `wins` gives a wrong outcome; the
+    /// tests play every game both ways and compare.
+    #[inline]
+    pub fn play_known(&mut self, m: Move, wins: bool) -> Option<Outcome> {
         debug_assert!(self.is_legal(m));
+        debug_assert_eq!(wins, self.wins_at(m, self.to_move));
         let color = self.to_move;
         self.history.push(Undo {
             mv: m,
@@ -257,7 +269,7 @@ impl Board {
         self.hash ^= zobrist::key(color.index(), m.x, m.y);
         self.empties -= 1;
         self.to_move = color.opponent();
-        if self.wins_at(m, color) {
+        if wins {
             self.outcome = Some(Outcome::Win(color));
         } else if self.empties == 0 {
             self.outcome = Some(Outcome::Draw);

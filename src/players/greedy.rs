@@ -131,6 +131,13 @@ impl GreedyDuel {
         Some(self.rules().move_at(i))
     }
 
+    /// Whether `m` wins for `color` in the duel's position (read off the
+    /// shapes, so [`Board::play_known`] needs no scan).
+    #[inline]
+    pub fn wins(&self, m: Move, color: Color) -> bool {
+        self.lines.wins_at_cell(self.rules().index(m), color)
+    }
+
     /// Number of (cell, direction) updates made so far: a speed measure.
     pub fn updates(&self) -> u64 {
         self.lines.updates()

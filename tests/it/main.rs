@@ -9,6 +9,7 @@ mod common;
 mod bench;
 mod brain;
 mod cli;
+mod duel;
 mod eval;
 mod game_props;
 mod matches;
