@@ -58,7 +58,7 @@ pub use rounds::{parse_rounds, round_line, rounds_header_line};
 use crate::eval::Weights;
 use crate::train::{CheckRow, RoundResult, RunConfig, TrainError};
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -475,20 +475,30 @@ impl RunLock {
                 path: path.clone(),
                 source,
             })?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                let mut text = String::new();
-                let pid = file
-                    .read_to_string(&mut text)
-                    .ok()
-                    .and_then(|_| text.trim().parse().ok());
-                return Err(TrainError::Locked {
-                    path: dir.to_path_buf(),
-                    pid,
-                });
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(TryLockError::WouldBlock) => {
+                    let pid: Option<u32> = std::fs::read_to_string(&path)
+                        .ok()
+                        .and_then(|text| text.trim().parse().ok());
+                    // A lock this process dropped can outlive the drop for
+                    // a moment: a child spawned meanwhile (by any thread)
+                    // holds a copy of the descriptor until it starts its
+                    // program. So our own pid gets a short wait; another
+                    // process's lock is refused at once.
+                    if pid == Some(std::process::id()) && std::time::Instant::now() < deadline {
+                        std::thread::sleep(std::time::Duration::from_millis(5));
+                        continue;
+                    }
+                    return Err(TrainError::Locked {
+                        path: dir.to_path_buf(),
+                        pid,
+                    });
+                }
+                Err(TryLockError::Error(source)) => return Err(TrainError::Lock { path, source }),
             }
-            Err(TryLockError::Error(source)) => return Err(TrainError::Lock { path, source }),
         }
         file.set_len(0)
             .and_then(|()| file.write_all(format!("{}\n", std::process::id()).as_bytes()))
