@@ -1,12 +1,12 @@
 //! The incremental evaluator of one weight set: a [`Lines`] (the shapes of
 //! the position, shared state any number of weight sets could read) with
-//! two [`Sheet`]s (the cell scores for either side to move), plus the board
+//! [`Sheets`] (the cell scores for either side to move), plus the board
 //! value for search leaves, from the per-colour counts of (stone,
 //! direction) pairs by shape that the lines keep.
 
 use super::lines::{Lines, ShapeCounts};
 use super::shape::{Shape, SHAPES};
-use super::sheet::Sheet;
+use super::sheet::Sheets;
 use super::weights::Weights;
 use crate::game::{Board, Color, Move, Rules};
 
@@ -39,8 +39,8 @@ pub struct Evaluator {
     /// The position's line codes and shapes (with shape counts unless the
     /// evaluator is only for cell scores).
     lines: Lines,
-    /// The cell scores `[if black moves, if white moves]`.
-    sheets: [Sheet; 2],
+    /// The cell scores: sheet 0 if black moves, 1 if white moves.
+    sheets: Sheets,
     weights: Weights,
     /// `weights.own` indexed by shape (0 for [`Shape::None`]).
     own_by_shape: [f64; Shape::NUM],
@@ -74,7 +74,7 @@ impl Evaluator {
 
     fn on(lines: Lines, weights: Weights) -> Evaluator {
         let mut e = Evaluator {
-            sheets: [Color::Black, Color::White].map(|c| Sheet::new(&weights, c, &lines)),
+            sheets: Sheets::new([(&weights, Color::Black), (&weights, Color::White)], &lines),
             lines,
             weights: weights.clone(),
             own_by_shape: [0.0; Shape::NUM],
@@ -92,7 +92,7 @@ impl Evaluator {
         self.opp_by_shape = [0.0; Shape::NUM];
         self.own_by_shape[1..=n].copy_from_slice(&weights.own[..n]);
         self.opp_by_shape[1..=n].copy_from_slice(&weights.opp[..n]);
-        self.sheets = [Color::Black, Color::White].map(|c| Sheet::new(&weights, c, &self.lines));
+        self.sheets = Sheets::new([(&weights, Color::Black), (&weights, Color::White)], &self.lines);
         self.weights = weights;
     }
 
@@ -111,16 +111,16 @@ impl Evaluator {
         &self.lines
     }
 
-    /// The cell scores for `mover`, as a sheet (to start another evaluation
-    /// of the same weights from, see [`Sheet::reset_to`]).
-    pub fn sheet(&self, mover: Color) -> &Sheet {
-        &self.sheets[mover.index()]
+    /// The cell scores, sheet `c.index()` for mover `c` (to start another
+    /// evaluation of the same weights from, see [`Sheets::reset_to`]).
+    pub fn sheets(&self) -> &Sheets {
+        &self.sheets
     }
 
     /// Heap bytes this evaluator owns (shared tables not counted, see
     /// [`Lines::heap_bytes`]).
     pub fn heap_bytes(&self) -> usize {
-        self.lines.heap_bytes() + self.sheets.iter().map(Sheet::heap_bytes).sum::<usize>()
+        self.lines.heap_bytes() + self.sheets.heap_bytes()
     }
 
     /// Number of (cell, direction) updates made so far: a speed measure.
@@ -160,12 +160,12 @@ impl Evaluator {
     /// The flat score array for `mover`: one entry per cell, −∞ if occupied.
     #[inline]
     pub fn scores(&self, mover: Color) -> &[f64] {
-        self.sheets[mover.index()].scores()
+        self.sheets.scores(mover.index())
     }
 
     /// The score of one cell for `mover` (−∞ if occupied).
     pub fn score(&self, m: Move, mover: Color) -> f64 {
-        self.sheets[mover.index()].score(self.lines.rules().index(m))
+        self.sheets.scores(mover.index())[self.lines.rules().index(m)]
     }
 
     /// The shape a `color` stone at `m` makes (or has, if it is there) in

@@ -4,9 +4,10 @@
 //! For every cell and direction, [`Lines`] keeps the line code of the window
 //! around the cell and both players' shapes there (one table lookup, stored
 //! as one byte, a *pair index*). The shapes do not depend on the weights, so
-//! one `Lines` serves any number of [`Sheet`]s (one weight set's cell scores
-//! for one side to move): two greedy players in one game share one `Lines`
-//! and each keeps only its own sheet, which halves the work of a move.
+//! one `Lines` serves score sheets of any weight sets ([`Sheets`]): two
+//! greedy players in one game share one `Lines` and one `Sheets` of two
+//! sheets, each player's weights for its own side to move, which halves
+//! the work of a move.
 //!
 //! A stone changes only the codes of the cells on its 4 lines within the
 //! window radius, so a move updates at most 4 × 2r cells and never rescans
@@ -18,7 +19,7 @@
 
 use super::geometry::Geometry;
 use super::shape::{LineClassifier, PairIndex, Shape};
-use super::sheet::Sheet;
+use super::sheet::Sheets;
 use crate::game::{Board, Color, Move, Rules};
 use std::sync::Arc;
 
@@ -26,7 +27,7 @@ use std::sync::Arc;
 /// state (row 0, empty cells, is a sink so updates need no branch).
 pub(crate) type ShapeCounts = [[i32; Shape::NUM]; 3];
 
-/// One cell whose shapes (or owner) a move changed: what a [`Sheet`] needs
+/// One cell whose shapes (or owner) a move changed: what [`Sheets`] need
 /// to rescore it.
 #[derive(Clone, Copy, Debug)]
 pub struct Change {
@@ -50,17 +51,17 @@ pub(crate) fn pair_at(pairs: Pairs, d: usize) -> PairIndex {
 /// Line codes and shapes of one position: see the [module docs](self).
 ///
 /// ```
-/// use mnk::eval::{shipped_weights, Lines, Sheet, Shape};
+/// use mnk::eval::{shipped_weights, Lines, Sheets, Shape};
 /// use mnk::game::{Board, Color, Move, Rules};
 /// let rules = Rules::GOMOKU;
 /// let mut lines = Lines::new(rules);
 /// // Two weight sets valuing the same position, each for its own mover.
-/// let w = shipped_weights(rules);
-/// let mut sheets = [Sheet::new(&w, Color::Black, &lines), Sheet::new(&w, Color::White, &lines)];
-/// let h8: Move = "h8".parse().unwrap();
+/// let (a, b) = (shipped_weights(rules), mnk::eval::Weights::flat(rules));
+/// let mut sheets = Sheets::new([(&a, Color::Black), (&b, Color::White)], &lines);
+/// let (h8, h9): (Move, Move) = ("h8".parse().unwrap(), "h9".parse().unwrap());
 /// lines.play(h8, Color::Black, Board::new(rules).hash(), &mut sheets);
-/// assert_eq!(lines.shapes_at(h8, Color::Black)[0], Shape::None);
-/// assert_eq!(sheets[1].score(rules.index(h8)), f64::NEG_INFINITY);
+/// assert_eq!(lines.shapes_at(h9, Color::Black)[1], Shape::OpenIn3);
+/// assert_eq!(sheets.scores(1)[rules.index(h8)], f64::NEG_INFINITY);
 /// lines.undo(&mut sheets);
 /// assert_eq!(lines.ply(), 0);
 /// ```
@@ -169,24 +170,22 @@ impl Lines {
     }
 
     /// Back to the empty board, with every sheet.
-    pub fn reset<const N: usize>(&mut self, sheets: &mut [Sheet; N]) {
+    pub fn reset(&mut self, sheets: &mut Sheets) {
         self.history.clear();
         self.cells.copy_from_slice(&self.blank.cells);
         self.counts = self.blank.counts;
-        for s in sheets {
-            s.reset();
-        }
+        sheets.reset();
     }
 
     /// Plays `m` for `color` and rescores every changed cell on every sheet.
     /// `hash` is the board hash before the move (used by [`Lines::sync`]).
     #[inline]
-    pub fn play<const N: usize>(
+    pub fn play(
         &mut self,
         m: Move,
         color: Color,
         hash: u64,
-        sheets: &mut [Sheet; N],
+        sheets: &mut Sheets,
     ) {
         let cell = self.geo.rules.index(m);
         let state = color.index() as u8 + 1;
@@ -196,7 +195,7 @@ impl Lines {
 
     /// Takes back the last move.
     #[inline]
-    pub fn undo<const N: usize>(&mut self, sheets: &mut [Sheet; N]) {
+    pub fn undo(&mut self, sheets: &mut Sheets) {
         if let Some((cell, _, _)) = self.history.pop() {
             self.set_cell(cell as usize, 0, sheets);
         }
@@ -204,7 +203,7 @@ impl Lines {
 
     /// Brings the lines (and the sheets) to `board`'s position with the
     /// fewest undo/play steps (it keeps the longest common history prefix).
-    pub fn sync<const N: usize>(&mut self, board: &Board, sheets: &mut [Sheet; N]) {
+    pub fn sync(&mut self, board: &Board, sheets: &mut Sheets) {
         let mut n = self.history.len().min(board.ply());
         // Move i is shared when the position before it (by hash), its cell
         // and its colour agree; then every earlier move is shared too.
@@ -233,7 +232,7 @@ impl Lines {
     /// updates every cell whose window sees it, and hands each changed cell
     /// to the sheets.
     #[inline(always)]
-    fn set_cell<const N: usize>(&mut self, cell: usize, state: u8, sheets: &mut [Sheet; N]) {
+    fn set_cell(&mut self, cell: usize, state: u8, sheets: &mut Sheets) {
         let (geo, cells, counts) = (&*self.geo, &mut self.cells, &mut self.counts);
         let at = (cell, state);
         // One dispatch per move, so the per-cell loop is specialised for
@@ -244,13 +243,13 @@ impl Lines {
                 let table: &[PairIndex] = table;
                 let classify = |code: [u64; 2]| table[code[0] as usize];
                 if track {
-                    update::<N, true>(geo, cells, counts, at, sheets, classify)
+                    update::<true>(geo, cells, counts, at, sheets, classify)
                 } else {
-                    update::<N, false>(geo, cells, counts, at, sheets, classify)
+                    update::<false>(geo, cells, counts, at, sheets, classify)
                 }
             }
             (sparse, _) => {
-                update::<N, true>(geo, cells, counts, at, sheets, |code| sparse.classify(code))
+                update::<true>(geo, cells, counts, at, sheets, |code| sparse.classify(code))
             }
         };
     }
@@ -353,12 +352,12 @@ pub(crate) fn shape_for(state: usize, pair: PairIndex) -> usize {
 /// The body of [`Lines::set_cell`], for one way of classifying line codes;
 /// returns the number of (cell, direction) updates.
 #[inline(always)]
-fn update<const N: usize, const COUNT: bool>(
+fn update<const COUNT: bool>(
     geo: &Geometry,
     cells: &mut [Cell],
     counts: &mut ShapeCounts,
     (cell, state): (usize, u8),
-    sheets: &mut [Sheet; N],
+    sheets: &mut Sheets,
     mut classify: impl FnMut([u64; 2]) -> PairIndex,
 ) -> u64 {
     let me = &mut cells[cell];
@@ -377,9 +376,7 @@ fn update<const N: usize, const COUNT: bool>(
         pairs: me.pairs,
         occupied: state != 0,
     };
-    for s in sheets.iter_mut() {
-        s.apply(&change);
-    }
+    sheets.apply(&change);
     let touches = geo.touches(cell);
     for t in touches {
         let (q, d) = (t.cell as usize, t.dir as usize & 3);
@@ -401,9 +398,7 @@ fn update<const N: usize, const COUNT: bool>(
             pairs: c.pairs,
             occupied: qs != 0,
         };
-        for s in sheets.iter_mut() {
-            s.apply(&change);
-        }
+        sheets.apply(&change);
     }
     touches.len() as u64
 }

@@ -4,7 +4,7 @@
 //! The tunable numbers live in [`Weights`]; the code that uses them lives in
 //! [`Evaluator`] (the Stockfish `tune`/`evaluate` split). Underneath, the
 //! shapes of a position ([`Lines`]) are kept apart from one weight set's
-//! cell scores ([`Sheet`]), so players that share a game share the shapes.
+//! cell scores ([`Sheets`]), so players that share a game share the shapes.
 
 mod evaluator;
 mod geometry;
@@ -16,7 +16,7 @@ mod weights;
 pub use evaluator::{Evaluator, LOSS, WIN};
 pub use lines::{Change, Lines};
 pub use shape::{Shape, SHAPES, WEIGHTED};
-pub use sheet::Sheet;
+pub use sheet::Sheets;
 pub use weights::{
     shipped_weights, GroupScale, TxtExport, TxtGroup, TxtImport, Weights, WeightsError, MAX_WEIGHT,
     TXT_DIGITS,

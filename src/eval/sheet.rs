@@ -1,12 +1,15 @@
-//! One weight set's cell scores for one side to move, kept in step with a
-//! [`Lines`].
+//! Cell scores kept in step with a [`Lines`]: two score sheets updated
+//! together, each one weight set's scores for one side to move. An
+//! evaluator holds one weight set for either mover; two greedy players in
+//! one game hold black's weights for black and white's for white.
 //!
 //! A cell's score is the greedy rule of the brief, `attack × Σ own[mover's
 //! shape] + defence × Σ opp[opponent's shape]` over the 4 directions. Each
-//! direction's term depends only on the shape pair there, so a sheet holds a
-//! 64-entry table of terms by pair and, per cell, the sum. Occupied cells
-//! score −∞, so a max pass over the flat array never picks them and needs
-//! no occupancy test.
+//! direction's term depends only on the shape pair there, so [`Sheets`]
+//! holds a 64-entry table of both sheets' terms by pair (one load gives
+//! both, and both sums run side by side in one SIMD register) and, per
+//! sheet, the flat array of sums. Occupied cells score −∞, so a max pass
+//! over the array never picks them and needs no occupancy test.
 //!
 //! Scores are `f64` and always summed in direction order from the same
 //! table, so a cell's score is a pure function of its four shape pairs and
@@ -19,99 +22,150 @@ use super::weights::Weights;
 use crate::game::Color;
 use std::sync::Arc;
 
-/// The number of shape pairs, the size of a sheet's term table.
+/// The number of shape pairs, the size of the term table.
 const PAIRS: usize = Shape::NUM * Shape::NUM;
 
-/// One weight set's cell scores for one mover: see the [module docs](self).
+/// Two sheets of cell scores: see the [module docs](self).
+///
+/// ```
+/// use mnk::eval::{shipped_weights, Lines, Sheets};
+/// use mnk::game::{Board, Color, Move, Rules};
+/// let rules = Rules::GOMOKU;
+/// let mut lines = Lines::new(rules);
+/// let w = shipped_weights(rules);
+/// // Sheet 0: these weights with black to move; sheet 1: with white.
+/// let mut sheets = Sheets::new([(&w, Color::Black), (&w, Color::White)], &lines);
+/// let h8: Move = "h8".parse().unwrap();
+/// lines.play(h8, Color::Black, Board::new(rules).hash(), &mut sheets);
+/// assert_eq!(sheets.scores(1)[rules.index(h8)], f64::NEG_INFINITY);
+/// lines.undo(&mut sheets);
+/// assert!(sheets.scores(1)[rules.index(h8)].is_finite());
+/// ```
 #[derive(Clone)]
-pub struct Sheet {
-    /// A direction's term by shape pair.
-    term: [f64; PAIRS],
-    /// Score by cell, −∞ if occupied.
-    scores: Vec<f64>,
-    /// The empty board's scores, copied in to start a game.
-    blank: Arc<[f64]>,
+pub struct Sheets {
+    /// Both sheets' term of one direction, by shape pair.
+    term: [[f64; 2]; PAIRS],
+    /// Score by cell, −∞ if occupied, per sheet.
+    scores: [Vec<f64>; 2],
+    /// Each sheet's empty-board scores, copied in to start a game.
+    blank: [Arc<[f64]>; 2],
 }
 
-impl std::fmt::Debug for Sheet {
+impl std::fmt::Debug for Sheets {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Sheet")
-            .field("cells", &self.scores.len())
+        f.debug_struct("Sheets")
+            .field("cells", &self.scores[0].len())
             .finish_non_exhaustive()
     }
 }
 
-impl Sheet {
-    /// The scores of `weights` for `mover` on `lines`' position.
-    pub fn new(weights: &Weights, mover: Color, lines: &Lines) -> Sheet {
-        let n = weights.shape_count();
-        let (mut own, mut opp) = ([0.0; Shape::NUM], [0.0; Shape::NUM]);
-        own[1..=n].copy_from_slice(&weights.own[..n]);
-        opp[1..=n].copy_from_slice(&weights.opp[..n]);
-        let me = mover.index();
-        let term = std::array::from_fn(|p| {
-            let p = p as u8;
-            let (mine, theirs) = (pair_shape(p, me), pair_shape(p, 1 - me));
-            weights.attack * own[mine as usize] + weights.defence * opp[theirs as usize]
-        });
+/// One sheet's term of one direction, by shape pair.
+fn terms(weights: &Weights, mover: Color) -> [f64; PAIRS] {
+    let n = weights.shape_count();
+    let (mut own, mut opp) = ([0.0; Shape::NUM], [0.0; Shape::NUM]);
+    own[1..=n].copy_from_slice(&weights.own[..n]);
+    opp[1..=n].copy_from_slice(&weights.opp[..n]);
+    let me = mover.index();
+    std::array::from_fn(|p| {
+        let p = p as u8;
+        let (mine, theirs) = (pair_shape(p, me), pair_shape(p, 1 - me));
+        weights.attack * own[mine as usize] + weights.defence * opp[theirs as usize]
+    })
+}
+
+impl Sheets {
+    /// Sheet `i` scores with `sheets[i].0` for `sheets[i].1` to move, on
+    /// `lines`' position.
+    pub fn new(sheets: [(&Weights, Color); 2], lines: &Lines) -> Sheets {
+        let [a, b] = sheets.map(|(w, mover)| terms(w, mover));
         let cells = lines.rules().cells();
-        let mut sheet = Sheet {
-            term,
-            scores: vec![0.0; cells],
-            blank: Arc::from(vec![]),
+        let mut s = Sheets {
+            term: std::array::from_fn(|p| [a[p], b[p]]),
+            scores: [vec![0.0; cells], vec![0.0; cells]],
+            blank: [Arc::from(vec![]), Arc::from(vec![])],
         };
         for c in lines.blank_cells() {
-            sheet.apply(&c);
+            s.apply(&c);
         }
-        sheet.blank = Arc::from(sheet.scores.as_slice());
+        s.blank = [0, 1].map(|i| Arc::from(s.scores[i].as_slice()));
         for c in lines.cells() {
-            sheet.apply(&c);
+            s.apply(&c);
         }
-        sheet
+        s
     }
 
-    /// Rescores one changed cell: always the same sum in the same order,
-    /// so equal shapes give bit-identical scores.
+    /// Rescores one changed cell on both sheets: always the same sum in the
+    /// same order, so equal shapes give bit-identical scores.
     #[inline(always)]
-    pub fn apply(&mut self, c: &Change) {
+    pub(crate) fn apply(&mut self, c: &Change) {
         let t = &self.term;
         // Pair indices are below 64; the mask lets the compiler see it.
-        let p = |d: usize| pair_at(c.pairs, d) as usize & (PAIRS - 1);
+        let p = |d: usize| &t[pair_at(c.pairs, d) as usize & (PAIRS - 1)];
         // A lookup, not a branch: occupancy is unpredictable.
-        let penalty = [0.0, f64::NEG_INFINITY][c.occupied as usize];
-        self.scores[c.cell] = t[p(0)] + t[p(1)] + t[p(2)] + t[p(3)] + penalty;
+        let penalty = &[[0.0; 2], [f64::NEG_INFINITY; 2]][c.occupied as usize];
+        let [s0, s1] = sum([p(0), p(1), p(2), p(3), penalty]);
+        self.scores[0][c.cell] = s0;
+        self.scores[1][c.cell] = s1;
     }
 
-    /// The flat score array: one entry per cell, −∞ if occupied.
+    /// Sheet `i`'s flat score array: one entry per cell, −∞ if occupied.
     #[inline]
-    pub fn scores(&self) -> &[f64] {
-        &self.scores
-    }
-
-    /// One cell's score (−∞ if occupied).
-    #[inline]
-    pub fn score(&self, cell: usize) -> f64 {
-        self.scores[cell]
+    pub fn scores(&self, i: usize) -> &[f64] {
+        &self.scores[i]
     }
 
     /// Back to the empty board's scores.
     pub fn reset(&mut self) {
-        self.scores.copy_from_slice(&self.blank);
-    }
-
-    /// Becomes `other` (another weight set or mover, same game) on the
-    /// empty board, reusing this sheet's memory.
-    pub fn reset_to(&mut self, other: &Sheet) {
-        self.term = other.term;
-        if !Arc::ptr_eq(&self.blank, &other.blank) {
-            self.blank = other.blank.clone();
+        for i in 0..2 {
+            self.scores[i].copy_from_slice(&self.blank[i]);
         }
-        self.scores.clear();
-        self.scores.extend_from_slice(&other.blank);
     }
 
-    /// Heap bytes this sheet owns, its empty-board copy included.
-    pub fn heap_bytes(&self) -> usize {
-        (self.scores.capacity() + self.blank.len()) * std::mem::size_of::<f64>()
+    /// Sheet `i` becomes sheet `j` of `other` (another weight set or mover,
+    /// same game) on the empty board, reusing this one's memory.
+    pub fn reset_to(&mut self, i: usize, other: &Sheets, j: usize) {
+        for (mine, theirs) in self.term.iter_mut().zip(&other.term) {
+            mine[i] = theirs[j];
+        }
+        if !Arc::ptr_eq(&self.blank[i], &other.blank[j]) {
+            self.blank[i] = other.blank[j].clone();
+        }
+        self.scores[i].clear();
+        self.scores[i].extend_from_slice(&other.blank[j]);
     }
+
+    /// Heap bytes these sheets own, their empty-board copies included.
+    pub fn heap_bytes(&self) -> usize {
+        let n: usize = (0..2)
+            .map(|i| self.scores[i].capacity() + self.blank[i].len())
+            .sum();
+        n * std::mem::size_of::<f64>()
+    }
+}
+
+/// `((a + b) + c) + d) + e`, lane by lane: both sheets' sums in one SSE2
+/// register on x86-64 (part of its baseline), the same IEEE additions in
+/// the same order as the plain code elsewhere.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn sum(v: [&[f64; 2]; 5]) -> [f64; 2] {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86-64 baseline; each load reads one
+    // `[f64; 2]`.
+    unsafe {
+        let mut acc = _mm_loadu_pd(v[0].as_ptr());
+        for x in &v[1..] {
+            acc = _mm_add_pd(acc, _mm_loadu_pd(x.as_ptr()));
+        }
+        let mut out = [0.0; 2];
+        _mm_storeu_pd(out.as_mut_ptr(), acc);
+        out
+    }
+}
+
+/// `((a + b) + c) + d) + e`, lane by lane.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn sum(v: [&[f64; 2]; 5]) -> [f64; 2] {
+    std::array::from_fn(|i| v[0][i] + v[1][i] + v[2][i] + v[3][i] + v[4][i])
 }

@@ -3,7 +3,7 @@
 //! shared set of shapes.
 
 use super::{argmax_random, Player, PlayerError, Rng};
-use crate::eval::{Evaluator, Lines, Sheet, Weights};
+use crate::eval::{Evaluator, Lines, Sheets, Weights};
 use crate::game::{Board, Color, Move, Rules};
 
 /// Plays the empty cell with the highest score
@@ -88,8 +88,8 @@ impl Player for Greedy {
 #[derive(Clone, Debug)]
 pub struct GreedyDuel {
     lines: Lines,
-    /// Black's weights for black to move, white's for white to move.
-    sheets: [Sheet; 2],
+    /// Sheet 0: black's weights for black to move; 1: white's for white.
+    sheets: Sheets,
 }
 
 impl GreedyDuel {
@@ -98,7 +98,7 @@ impl GreedyDuel {
     pub fn new(rules: Rules) -> GreedyDuel {
         let lines = Lines::without_counts(rules);
         let w = Weights::default_for(rules);
-        let sheets = [Color::Black, Color::White].map(|c| Sheet::new(&w, c, &lines));
+        let sheets = Sheets::new([(&w, Color::Black), (&w, Color::White)], &lines);
         GreedyDuel { lines, sheets }
     }
 
@@ -112,9 +112,9 @@ impl GreedyDuel {
     pub fn start(&mut self, black: &Greedy, white: &Greedy) {
         debug_assert_eq!(black.evaluator().rules(), self.rules());
         debug_assert_eq!(white.evaluator().rules(), self.rules());
-        self.lines.reset(&mut []);
-        self.sheets[0].reset_to(black.evaluator().sheet(Color::Black));
-        self.sheets[1].reset_to(white.evaluator().sheet(Color::White));
+        self.lines.reset(&mut self.sheets);
+        self.sheets.reset_to(0, black.evaluator().sheets(), 0);
+        self.sheets.reset_to(1, white.evaluator().sheets(), 1);
     }
 
     /// Brings the duel to `board`'s position (one move a ply in a game).
@@ -127,7 +127,7 @@ impl GreedyDuel {
     /// `None` if no cell is empty.
     #[inline]
     pub fn choose(&self, mover: Color, rng: &mut Rng) -> Option<Move> {
-        let i = argmax_random(self.sheets[mover.index()].scores(), rng)?;
+        let i = argmax_random(self.sheets.scores(mover.index()), rng)?;
         Some(self.rules().move_at(i))
     }
 
