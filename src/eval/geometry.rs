@@ -10,17 +10,18 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// The four line directions as (dx, dy).
 pub(crate) const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
-/// One entry of a neighbour list: the cell whose code changes, in which
-/// direction, and where the changed 2-bit field sits in that code (a code
-/// is two 64-bit words so that updates are plain 64-bit shifts; small
-/// windows use word 0 only).
+/// One entry of a neighbour list: the cell whose code changes, and where
+/// the changed 2-bit field sits in its codes. A cell's codes are eight
+/// 64-bit words, two per direction (so that updates are plain 64-bit
+/// shifts; small windows use the first of each two only): direction `d`'s
+/// are words `2d` and `2d + 1`.
 #[derive(Clone, Copy)]
 pub(crate) struct Touch {
     pub cell: u16,
-    pub dir: u8,
-    /// The field's first bit in the 128-bit code: word `bit / 64`, shift
-    /// `bit % 64`.
-    pub bit: u8,
+    /// The word: `2 × direction + bit / 64`.
+    pub word: u8,
+    /// The field's shift in the word: `bit % 64`.
+    pub shift: u8,
 }
 
 pub(crate) struct Geometry {
@@ -56,8 +57,8 @@ impl Geometry {
                             let bit = 2 * position(-i, r as usize);
                             list.push(Touch {
                                 cell: (qy * w + qx) as u16,
-                                dir: d as u8,
-                                bit: bit as u8,
+                                word: (2 * d + bit / 64) as u8,
+                                shift: (bit % 64) as u8,
                             });
                         } else {
                             let bit = 2 * position(i, r as usize);

@@ -36,17 +36,11 @@ pub struct Change {
     pub(crate) occupied: bool,
 }
 
-/// A cell's four [`PairIndex`]es, direction `d` in byte `d` (little end
-/// first). One word, so that a direction's update is a register operation:
-/// a byte store followed by a load of the whole word would stall on store
-/// forwarding, once per changed cell.
-pub(crate) type Pairs = u32;
-
-/// Direction `d`'s pair index in `pairs`.
-#[inline(always)]
-pub(crate) fn pair_at(pairs: Pairs, d: usize) -> PairIndex {
-    (pairs >> (8 * d)) as PairIndex
-}
+/// A cell's four [`PairIndex`]es, by direction. A direction's update is
+/// one byte store, and readers read bytes, never the whole word (a load
+/// of the word right after a byte store into it would stall on store
+/// forwarding, once per changed cell).
+pub(crate) type Pairs = [PairIndex; 4];
 
 /// Line codes and shapes of one position: see the [module docs](self).
 ///
@@ -86,12 +80,21 @@ pub struct Lines {
 /// Everything kept about one cell.
 #[derive(Clone, Copy, Debug)]
 struct Cell {
-    /// Line code per direction, as (low, high) 64-bit words.
-    codes: [[u64; 2]; 4],
+    /// Line code per direction, as (low, high) 64-bit words: direction
+    /// `d`'s are words `2d` and `2d + 1`.
+    codes: [u64; 8],
     /// Both players' shapes per direction.
     pairs: Pairs,
     /// 0 empty, 1 black, 2 white.
     state: u8,
+}
+
+impl Cell {
+    /// Direction `d`'s line code.
+    #[inline(always)]
+    fn code(&self, d: usize) -> [u64; 2] {
+        [self.codes[2 * d], self.codes[2 * d + 1]]
+    }
 }
 
 #[derive(Debug)]
@@ -122,10 +125,8 @@ impl Lines {
             .empty_codes
             .iter()
             .map(|&codes| Cell {
-                codes,
-                pairs: (0..4).fold(0, |w, d| {
-                    w | (classifier.classify(codes[d]) as Pairs) << (8 * d)
-                }),
+                codes: std::array::from_fn(|i| codes[i / 2][i % 2]),
+                pairs: codes.map(|c| classifier.classify(c)),
                 state: 0,
             })
             .collect();
@@ -241,7 +242,12 @@ impl Lines {
         self.updates += match (&mut self.classifier, self.track_counts) {
             (LineClassifier::Dense(table), track) => {
                 let table: &[PairIndex] = table;
-                let classify = |code: [u64; 2]| table[code[0] as usize];
+                // SAFETY: a code's low word holds 2r two-bit fields, and
+                // the flat table has an entry for each of the 4^2r values.
+                let classify = |code: [u64; 2]| {
+                    debug_assert!((code[0] as usize) < table.len());
+                    unsafe { *table.get_unchecked(code[0] as usize) }
+                };
                 if track {
                     update::<true>(geo, cells, counts, at, sheets, classify)
                 } else {
@@ -293,7 +299,7 @@ impl Lines {
     pub fn shapes_at_cell(&self, cell: usize, color: Color) -> [Shape; 4] {
         let p = self.cells[cell].pairs;
         std::array::from_fn(|d| {
-            Shape::ALL[super::shape::pair_shape(pair_at(p, d), color.index()) as usize]
+            Shape::ALL[super::shape::pair_shape(p[d], color.index()) as usize]
         })
     }
 
@@ -302,7 +308,8 @@ impl Lines {
     #[inline]
     pub fn wins_at_cell(&self, cell: usize, color: Color) -> bool {
         let p = self.cells[cell].pairs;
-        (0..4).any(|d| super::shape::pair_shape(pair_at(p, d), color.index()) == Shape::Win as u8)
+        p.iter()
+            .any(|&q| super::shape::pair_shape(q, color.index()) == Shape::Win as u8)
     }
 
     /// Calls `f` with the shape counts: the maintained ones, or counts
@@ -314,8 +321,8 @@ impl Lines {
         let mut c = [[0; Shape::NUM]; 3];
         for cell in &self.cells {
             let st = cell.state as usize;
-            for d in 0..4 {
-                c[st][shape_for(st, pair_at(cell.pairs, d))] += 1;
+            for &p in &cell.pairs {
+                c[st][shape_for(st, p)] += 1;
             }
         }
         f(&c)
@@ -360,12 +367,16 @@ fn update<const COUNT: bool>(
     sheets: &mut Sheets,
     mut classify: impl FnMut([u64; 2]) -> PairIndex,
 ) -> u64 {
+    // The loop below indexes without checks: every touched cell comes from
+    // the geometry of this board, whose cells `cells` holds, and the sheets
+    // must hold as many (they could come from another game).
+    assert_eq!(sheets.cells(), cells.len(), "score sheets of another game");
     let me = &mut cells[cell];
     let old_state = me.state as usize;
     // The cell itself: its codes are unchanged, only its owner.
     if COUNT {
         for d in 0..4 {
-            let p = pair_at(me.pairs, d);
+            let p = me.pairs[d];
             counts[old_state][shape_for(old_state, p)] -= 1;
             counts[state as usize][shape_for(state as usize, p)] += 1;
         }
@@ -377,28 +388,27 @@ fn update<const COUNT: bool>(
         occupied: state != 0,
     };
     sheets.apply(&change);
+    // The played cell's field in each neighbour's code goes from the old
+    // state to the new one: the two differ in exactly the bits of `flip`.
+    let flip = (state ^ old_state as u8) as u64;
     let touches = geo.touches(cell);
     for t in touches {
-        let (q, d) = (t.cell as usize, t.dir as usize & 3);
-        let c = &mut cells[q];
-        let word = &mut c.codes[d][(t.bit >> 6) as usize & 1];
-        let shift = t.bit & 63;
-        *word = (*word & !(3u64 << shift)) | ((state as u64) << shift);
-        let new = classify(c.codes[d]);
-        let old = pair_at(c.pairs, d);
-        c.pairs = (c.pairs & !(0xFF << (8 * d))) | (new as Pairs) << (8 * d);
+        let (q, w) = (t.cell as usize, t.word as usize & 7);
+        let d = w / 2;
+        debug_assert!(q < cells.len());
+        // SAFETY: see the assertion above.
+        let c = unsafe { cells.get_unchecked_mut(q) };
+        c.codes[w] ^= flip << t.shift;
+        let new = classify(c.code(d));
+        let old = std::mem::replace(&mut c.pairs[d], new);
         let qs = c.state as usize;
         if COUNT {
             counts[qs][shape_for(qs, old)] -= 1;
             counts[qs][shape_for(qs, new)] += 1;
         }
         // Occupied cells too: −∞ either way, and no branch to mispredict.
-        let change = Change {
-            cell: q,
-            pairs: c.pairs,
-            occupied: qs != 0,
-        };
-        sheets.apply(&change);
+        // SAFETY: see the assertion above.
+        unsafe { sheets.apply_unchecked(q, &c.pairs, qs != 0) };
     }
     touches.len() as u64
 }

@@ -16,7 +16,7 @@
 //! its occupancy: incremental updates and a rebuild from scratch agree bit
 //! for bit, and ties between cells are exact.
 
-use super::lines::{pair_at, Change, Lines};
+use super::lines::{Change, Lines, Pairs};
 use super::shape::{pair_shape, Shape};
 use super::weights::Weights;
 use crate::game::Color;
@@ -100,12 +100,39 @@ impl Sheets {
     pub(crate) fn apply(&mut self, c: &Change) {
         let t = &self.term;
         // Pair indices are below 64; the mask lets the compiler see it.
-        let p = |d: usize| &t[pair_at(c.pairs, d) as usize & (PAIRS - 1)];
+        let p = |d: usize| &t[c.pairs[d] as usize & (PAIRS - 1)];
         // A lookup, not a branch: occupancy is unpredictable.
         let penalty = &[[0.0; 2], [f64::NEG_INFINITY; 2]][c.occupied as usize];
         let [s0, s1] = sum([p(0), p(1), p(2), p(3), penalty]);
         self.scores[0][c.cell] = s0;
         self.scores[1][c.cell] = s1;
+    }
+
+    /// [`Sheets::apply`] without bounds checks, for the update loop, with
+    /// the cell's pairs read in place: each a byte load, since one of them
+    /// was just stored as a byte (a whole-word load would stall on store
+    /// forwarding).
+    ///
+    /// # Safety
+    /// `cell` must be below [`Sheets::cells`].
+    #[inline(always)]
+    pub(crate) unsafe fn apply_unchecked(&mut self, cell: usize, pairs: &Pairs, occupied: bool) {
+        debug_assert!(cell < self.cells());
+        let t = &self.term;
+        let p = |d: usize| &t[pairs[d] as usize & (PAIRS - 1)];
+        let penalty = &[[0.0; 2], [f64::NEG_INFINITY; 2]][occupied as usize];
+        let [s0, s1] = sum([p(0), p(1), p(2), p(3), penalty]);
+        // SAFETY: the caller's.
+        unsafe {
+            *self.scores[0].get_unchecked_mut(cell) = s0;
+            *self.scores[1].get_unchecked_mut(cell) = s1;
+        }
+    }
+
+    /// The number of cells both sheets hold.
+    #[inline]
+    pub(crate) fn cells(&self) -> usize {
+        self.scores[0].len().min(self.scores[1].len())
     }
 
     /// Sheet `i`'s flat score array: one entry per cell, −∞ if occupied.
