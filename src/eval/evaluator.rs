@@ -92,7 +92,10 @@ impl Evaluator {
         self.opp_by_shape = [0.0; Shape::NUM];
         self.own_by_shape[1..=n].copy_from_slice(&weights.own[..n]);
         self.opp_by_shape[1..=n].copy_from_slice(&weights.opp[..n]);
-        self.sheets = Sheets::new([(&weights, Color::Black), (&weights, Color::White)], &self.lines);
+        self.sheets = Sheets::new(
+            [(&weights, Color::Black), (&weights, Color::White)],
+            &self.lines,
+        );
         self.weights = weights;
     }
 

@@ -181,13 +181,7 @@ impl Lines {
     /// Plays `m` for `color` and rescores every changed cell on every sheet.
     /// `hash` is the board hash before the move (used by [`Lines::sync`]).
     #[inline]
-    pub fn play(
-        &mut self,
-        m: Move,
-        color: Color,
-        hash: u64,
-        sheets: &mut Sheets,
-    ) {
+    pub fn play(&mut self, m: Move, color: Color, hash: u64, sheets: &mut Sheets) {
         let cell = self.geo.rules.index(m);
         let state = color.index() as u8 + 1;
         self.history.push((cell as u16, state, hash));
@@ -298,9 +292,7 @@ impl Lines {
     #[inline]
     pub fn shapes_at_cell(&self, cell: usize, color: Color) -> [Shape; 4] {
         let p = self.cells[cell].pairs;
-        std::array::from_fn(|d| {
-            Shape::ALL[super::shape::pair_shape(p[d], color.index()) as usize]
-        })
+        std::array::from_fn(|d| Shape::ALL[super::shape::pair_shape(p[d], color.index()) as usize])
     }
 
     /// Whether a `color` stone at `cell` (empty, or just played) makes k in

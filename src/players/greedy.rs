@@ -142,4 +142,10 @@ impl GreedyDuel {
     pub fn updates(&self) -> u64 {
         self.lines.updates()
     }
+
+    /// Heap bytes this duel owns (shared tables not counted, see
+    /// [`Lines::heap_bytes`]).
+    pub fn heap_bytes(&self) -> usize {
+        self.lines.heap_bytes() + self.sheets.heap_bytes()
+    }
 }

@@ -13,6 +13,7 @@ mod duel;
 mod eval;
 mod game_props;
 mod matches;
+mod memory;
 mod parser_props;
 mod perft;
 mod play;
