@@ -1,12 +1,27 @@
-//! Criterion benchmarks of the hot path: greedy self-play on 15×15 and a
-//! random-player baseline measured in the same run, depth-2 search games
-//! and the search player's per-game reset.
+//! Criterion benchmarks of the hot path: greedy self-play on 15×15 (two
+//! greedy players share one set of shapes; the same players on their own
+//! evaluators, for the ratio) and a random-player baseline measured in the
+//! same run, depth-2 search games and the search player's per-game reset.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use mnk::arena::{game_rng, play_game, random_openings, Opening, OpeningStyle};
 use mnk::eval::shipped_weights;
 use mnk::game::{Board, Outcome, Rules};
-use mnk::players::{Greedy, Player, RandomPlayer, Search, SearchLimits};
+use mnk::players::{Greedy, Player, PlayerError, RandomPlayer, Rng, Search, SearchLimits};
+
+/// A greedy player that does not say it is one, so that games take the
+/// general path: each player keeps its own evaluator.
+#[derive(Debug)]
+struct Alone(Greedy);
+
+impl Player for Alone {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+    fn choose(&mut self, board: &Board, rng: &mut Rng) -> Result<mnk::game::Move, PlayerError> {
+        self.0.choose(board, rng)
+    }
+}
 
 /// Plays the next game of the benchmark: a fresh opening and seed each call.
 fn next_game(
@@ -45,6 +60,10 @@ fn games(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1));
     let (mut a, mut b) = (Greedy::new(w.clone()), Greedy::new(w.clone()));
     g.bench_function("greedy vs greedy", |bench| {
+        bench.iter(|| next_game(&openings, &mut n, &mut a, &mut b, &mut board))
+    });
+    let (mut a, mut b) = (Alone(Greedy::new(w.clone())), Alone(Greedy::new(w.clone())));
+    g.bench_function("greedy vs greedy, own evaluators", |bench| {
         bench.iter(|| next_game(&openings, &mut n, &mut a, &mut b, &mut board))
     });
     let (mut a, mut b) = (RandomPlayer, RandomPlayer);
