@@ -12,6 +12,7 @@ mod cli;
 mod duel;
 mod eval;
 mod game_props;
+mod lines;
 mod matches;
 mod memory;
 mod parser_props;

@@ -1,0 +1,151 @@
+//! The shared representation under the evaluator: one [`Lines`] (shapes)
+//! serving [`Sheets`] of any two weight sets. Whatever the mode (with or
+//! without shape counts, the flat or the memoising classifier), after any
+//! sequence of moves and take-backs every cell score equals, bit for bit,
+//! the score of a separate [`Evaluator`] of that weight set (which
+//! `tests/it/eval.rs` holds to the reference classifier), and the shapes
+//! agree.
+
+use mnk::eval::{Evaluator, Lines, Sheets, Weights, WEIGHTED};
+use mnk::game::{Board, Color, Rules};
+use proptest::prelude::*;
+
+fn rules() -> impl Strategy<Value = Rules> {
+    prop::sample::select(vec![
+        "tictactoe",
+        "gomoku",
+        "7x7x4",
+        "9x6x4-exact",
+        "10x10x6",
+        "11x11x5-exact",
+        "12x12x7",
+        "13x13x8-exact",
+    ])
+    .prop_map(|s| s.parse::<Rules>().unwrap())
+}
+
+fn weights(rules: Rules) -> impl Strategy<Value = Weights> {
+    let v = || prop::sample::select(vec![0.0, 0.5, 1.0, 3.0, 1e-7, 7e5]);
+    (
+        prop::array::uniform::<_, WEIGHTED>(v()),
+        prop::array::uniform::<_, WEIGHTED>(v()),
+        prop::sample::select(vec![0.25, 1.0, 3.0]),
+        prop::sample::select(vec![0.5, 1.0]),
+    )
+        .prop_map(move |(own, opp, attack, defence)| {
+            let mut w = Weights::default_for(rules);
+            (w.own, w.opp, w.attack, w.defence) = (own, opp, attack, defence);
+            w
+        })
+}
+
+/// A game's worth of steps: a cell index to play (taken modulo the empty
+/// cells), or a take-back.
+fn steps() -> impl Strategy<Value = Vec<Option<usize>>> {
+    prop::collection::vec(
+        prop_oneof![4 => any::<usize>().prop_map(Some), 1 => Just(None)],
+        0..60,
+    )
+}
+
+fn bits(s: &[f64]) -> Vec<u64> {
+    s.iter().map(|v| v.to_bits()).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn shared_lines_score_like_separate_evaluators(
+        (rules, wb, ww, steps, counts) in rules().prop_flat_map(|r| (Just(r), weights(r), weights(r), steps(), any::<bool>()))
+    ) {
+        let mut lines = if counts { Lines::new(rules) } else { Lines::without_counts(rules) };
+        let mut sheets = Sheets::new([(&wb, Color::Black), (&ww, Color::White)], &lines);
+        let (mut eb, mut ew) = (Evaluator::new(wb.clone()), Evaluator::for_cell_scores(ww.clone()));
+        let mut board = Board::new(rules);
+        for step in steps {
+            match step {
+                Some(i) if !board.is_over() => {
+                    let empty: Vec<usize> = (0..rules.cells()).filter(|&c| board.cells()[c] == 0).collect();
+                    let m = rules.move_at(empty[i % empty.len()]);
+                    let (color, hash) = (board.to_move(), board.hash());
+                    lines.play(m, color, hash, &mut sheets);
+                    eb.play(m, color, hash);
+                    ew.play(m, color, hash);
+                    board.play(m).unwrap();
+                }
+                Some(_) => {}
+                None => {
+                    if board.undo().is_some() {
+                        lines.undo(&mut sheets);
+                        eb.undo();
+                        ew.undo();
+                    }
+                }
+            }
+            prop_assert_eq!(bits(sheets.scores(0)), bits(eb.scores(Color::Black)));
+            prop_assert_eq!(bits(sheets.scores(1)), bits(ew.scores(Color::White)));
+            for c in 0..rules.cells() {
+                let m = rules.move_at(c);
+                for color in [Color::Black, Color::White] {
+                    prop_assert_eq!(lines.shapes_at(m, color), eb.shapes_at(m, color));
+                    prop_assert_eq!(lines.shapes_at(m, color), ew.shapes_at(m, color));
+                }
+            }
+            for color in [Color::Black, Color::White] {
+                prop_assert_eq!(lines.can_win_now(color), eb.can_win_now(color));
+            }
+        }
+        // Syncing a fresh pair to the final board gives the same scores.
+        let mut fresh = Lines::without_counts(rules);
+        let mut fresh_sheets = Sheets::new([(&wb, Color::Black), (&ww, Color::White)], &fresh);
+        fresh.sync(&board, &mut fresh_sheets);
+        prop_assert_eq!(bits(fresh_sheets.scores(0)), bits(sheets.scores(0)));
+        prop_assert_eq!(bits(fresh_sheets.scores(1)), bits(sheets.scores(1)));
+    }
+}
+
+/// Sheets built on a position part-way through a game (not the empty
+/// board) start from that position's scores, and a reset returns both to
+/// the empty board.
+#[test]
+fn sheets_built_mid_game_and_reset_agree_with_evaluators() {
+    let rules = Rules::GOMOKU;
+    let (wb, ww) = (mnk::eval::shipped_weights(rules), Weights::flat(rules));
+    let mut lines = Lines::new(rules);
+    let mut empty = Sheets::new([(&wb, Color::Black), (&ww, Color::White)], &lines);
+    let mut board = Board::new(rules);
+    for s in ["h8", "h9", "i9", "g7", "j10"] {
+        let m = s.parse().unwrap();
+        lines.play(m, board.to_move(), board.hash(), &mut empty);
+        board.play(m).unwrap();
+    }
+    let mid = Sheets::new([(&wb, Color::Black), (&ww, Color::White)], &lines);
+    assert_eq!(bits(mid.scores(0)), bits(empty.scores(0)));
+    assert_eq!(bits(mid.scores(1)), bits(empty.scores(1)));
+    let mut eb = Evaluator::new(wb.clone());
+    eb.sync(&board);
+    assert_eq!(bits(mid.scores(0)), bits(eb.scores(Color::Black)));
+    let mut mid = mid;
+    lines.reset(&mut mid);
+    assert_eq!(
+        bits(mid.scores(0)),
+        bits(Evaluator::new(wb).scores(Color::Black))
+    );
+    assert_eq!(
+        bits(mid.scores(1)),
+        bits(Evaluator::new(ww).scores(Color::White))
+    );
+}
+
+/// Sheets of another game are refused with a clear message, never written
+/// out of bounds.
+#[test]
+#[should_panic(expected = "score sheets of another game")]
+fn sheets_of_another_game_are_refused() {
+    let mut lines = Lines::new(Rules::GOMOKU);
+    let w = Weights::default_for(Rules::TICTACTOE);
+    let small = Lines::new(Rules::TICTACTOE);
+    let mut sheets = Sheets::new([(&w, Color::Black), (&w, Color::White)], &small);
+    lines.play("h8".parse().unwrap(), Color::Black, 0, &mut sheets);
+}
