@@ -329,8 +329,11 @@ impl Search {
         let scores = self.eval.scores(mover);
         let rank = &self.rank;
         let floor = floor(scores, width, self.groups);
-        let mut pool_score = [0.0; POOL];
-        let mut pool_rank = [0u16; POOL];
+        // The pool's places as floats, so that comparing pool entries is
+        // one packed operation; −∞ pads it to whole lanes, and is never
+        // ahead of a cell that reached the floor.
+        let mut pool_score = [f64::NEG_INFINITY; POOL];
+        let mut pool_rank = [0.0; POOL];
         let mut n = 0;
         let mut blocks = scores.chunks_exact(BLOCK);
         let last = blocks.len();
@@ -349,17 +352,24 @@ impl Search {
                         self.insert_all(scores, floor, out);
                         return;
                     }
-                    (pool_score[n], pool_rank[n]) = (s, rank[b * BLOCK + j]);
+                    (pool_score[n], pool_rank[n]) = (s, rank[b * BLOCK + j] as f64);
                     n += 1;
                 }
             }
         }
-        let (pool_score, pool_rank) = (&pool_score[..n], &pool_rank[..n]);
         out.resize(width.min(n), (0.0, 0));
-        for (&s, &r) in pool_score.iter().zip(pool_rank) {
-            let ahead = pool_score.iter().zip(pool_rank).fold(0, |a, (&t, &q)| {
-                a + ((t > s) | ((t == s) & (q < r))) as usize
-            });
+        let lanes = n.next_multiple_of(LANES);
+        for i in 0..n {
+            let (s, r) = (pool_score[i], pool_rank[i]);
+            let mut ahead = 0;
+            for (t, q) in pool_score[..lanes]
+                .chunks_exact(LANES)
+                .zip(pool_rank[..lanes].chunks_exact(LANES))
+            {
+                for l in 0..LANES {
+                    ahead += ((t[l] > s) | ((t[l] == s) & (q[l] < r))) as usize;
+                }
+            }
             if ahead < width {
                 out[ahead] = (s, self.centre_out[r as usize]);
             }
@@ -404,6 +414,10 @@ impl Search {
         let m = self.board.rules().move_at(cell as usize);
         let (color, hash) = (self.board.to_move(), self.board.hash());
         let o = self.board.play_unchecked(m);
+        // The child probes its table slot first thing; fetch it while the
+        // evaluator updates (a probe missed the cache often enough to be
+        // most of a node's own time).
+        self.tt.prefetch(self.board.hash());
         self.eval.play(m, color, hash);
         o
     }
@@ -695,6 +709,9 @@ impl Search {
 /// its floor: 8 scores, a cache line.
 const BLOCK: usize = 8;
 
+/// Packed comparisons in [`Search::candidates`] go this many at a time.
+const LANES: usize = 4;
+
 /// At most this many cells reaching the floor are placed at once by
 /// [`Search::candidates`] (more are inserted one by one).
 const POOL: usize = 32;
@@ -729,8 +746,8 @@ fn floor(scores: &[f64], width: usize, groups: usize) -> f64 {
     if groups == 0 {
         return -f64::MAX;
     }
-    let mut best = [f64::NEG_INFINITY; MAX_GROUPS];
-    let best = &mut best[..groups];
+    let mut best_all = [f64::NEG_INFINITY; MAX_GROUPS];
+    let best = &mut best_all[..groups];
     for part in scores.chunks(groups) {
         for (b, &s) in best.iter_mut().zip(part) {
             // Not `f64::max`, whose NaN rule keeps it from compiling to a
@@ -739,10 +756,17 @@ fn floor(scores: &[f64], width: usize, groups: usize) -> f64 {
         }
     }
     // The largest maximum that `width` maxima reach: counting rather than
-    // sorting, which vectorises.
+    // sorting, which vectorises. −∞ pads the maxima to whole lanes: it
+    // raises only the reach of −∞, never a floor while a finite maximum is.
+    let padded = &best_all[..groups.next_multiple_of(LANES)];
     let mut floor = f64::NEG_INFINITY;
-    for &v in best.iter() {
-        let reach = best.iter().fold(0, |n, &u| n + (u >= v) as usize);
+    for &v in &padded[..groups] {
+        let mut reach = 0;
+        for u in padded.chunks_exact(LANES) {
+            for &u in u {
+                reach += (u >= v) as usize;
+            }
+        }
         floor = if reach >= width && v > floor {
             v
         } else {
