@@ -115,6 +115,8 @@ pub struct Search {
     rank: Vec<u16>,
     /// The groups of the floor of [`Search::candidates`] ([`groups`]).
     groups: usize,
+    /// Each cell's move, looked up rather than divided out at every node.
+    cell_moves: Vec<Move>,
     /// Root buffers, reused from move to move: the root candidates, their
     /// shuffle keys, and the root order the iterations search.
     root: Vec<(f64, u16)>,
@@ -175,6 +177,7 @@ impl Search {
             info: SearchInfo::default(),
             buffers: Vec::new(),
             groups,
+            cell_moves: (0..rules.cells()).map(|i| rules.move_at(i)).collect(),
             centre_out,
             rank,
             root: Vec::new(),
@@ -276,7 +279,7 @@ impl Search {
             cells[i] == 0
                 && self
                     .eval
-                    .shapes_at(rules.move_at(i), color)
+                    .shapes_at(self.cell_moves[i], color)
                     .contains(&Shape::Win)
         };
         if rules.k < 2 {
@@ -422,7 +425,7 @@ impl Search {
     }
 
     fn play(&mut self, cell: u16) -> Option<Outcome> {
-        let m = self.board.rules().move_at(cell as usize);
+        let m = self.cell_moves[cell as usize];
         let (color, hash) = (self.board.to_move(), self.board.hash());
         let o = self.board.play_unchecked(m);
         // The child probes its table slot first thing; fetch it while the
