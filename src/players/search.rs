@@ -424,14 +424,18 @@ impl Search {
         }
     }
 
-    fn play(&mut self, cell: u16) -> Option<Outcome> {
+    /// Plays `cell` for the side to move; `probed` when the child will be
+    /// searched with depth left, so will probe the table.
+    fn play(&mut self, cell: u16, probed: bool) -> Option<Outcome> {
         let m = self.cell_moves[cell as usize];
         let (color, hash) = (self.board.to_move(), self.board.hash());
         let o = self.board.play_unchecked(m);
-        // The child probes its table slot first thing; fetch it while the
-        // evaluator updates (a probe missed the cache often enough to be
-        // most of a node's own time).
-        self.tt.prefetch(self.board.hash());
+        if probed {
+            // The child probes its table slot first thing; fetch it while
+            // the evaluator updates (a probe missed the cache often enough
+            // to be most of a node's own time). Leaves never probe.
+            self.tt.prefetch(self.board.hash());
+        }
         self.eval.play(m, color, hash);
         o
     }
@@ -508,7 +512,7 @@ impl Search {
         let mut best = f64::NEG_INFINITY;
         let mut best_move = NO_MOVE;
         for &(_, cell) in moves.iter() {
-            let score = match self.play(cell) {
+            let score = match self.play(cell, depth > 1) {
                 Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
                 Some(Outcome::Draw) => 0.0,
                 None => -self.negamax(depth - 1, -beta, -alpha, ply + 1),
@@ -586,7 +590,7 @@ impl Search {
         }
         let mut best = f64::NEG_INFINITY;
         for (_, cell) in moves {
-            let score = match self.play(cell) {
+            let score = match self.play(cell, false) {
                 Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
                 Some(Outcome::Draw) => 0.0,
                 None => -self.minimax(depth - 1, ply + 1),
@@ -686,7 +690,7 @@ impl Search {
             let mut alpha = f64::NEG_INFINITY;
             let mut iter_best = (f64::NEG_INFINITY, order[0]);
             for &cell in order.iter() {
-                let score = match self.play(cell) {
+                let score = match self.play(cell, depth > 1) {
                     Some(Outcome::Win(_)) => WIN - 1.0,
                     Some(Outcome::Draw) => 0.0,
                     None => -self.negamax(depth - 1, f64::NEG_INFINITY, -alpha, 1),
