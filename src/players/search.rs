@@ -283,7 +283,7 @@ impl Search {
                     .contains(&Shape::Win)
         };
         if rules.k < 2 {
-            // Every empty cell wins; no neighbour is needed.
+            // A line of one holds no neighbour: look at every cell.
             out.extend(
                 (0..cells.len())
                     .filter(|&i| is_win(i))
