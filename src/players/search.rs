@@ -18,10 +18,12 @@
 //!
 //! Speed: a node's own work (beside the evaluator's play and undo) is
 //! mostly choosing its candidates, done from a floor that only a few cells
-//! reach ([`Search::candidates`]) rather than by visiting every cell in
-//! centre-out order; the winning cells are looked for only next to stones
-//! that could win; the child's table slot is prefetched while the
-//! evaluator plays the move; nothing is allocated per node or per move.
+//! reach ([`Search::compute_candidates`]) rather than by visiting every
+//! cell in centre-out order, and remembered by position, since iterative
+//! deepening meets most positions again; the winning cells are looked for
+//! only next to stones that could win; the child's table slot is
+//! prefetched while the evaluator plays the move; nothing is allocated per
+//! node or per move.
 //! None of it changes which nodes are searched: unit tests compare the
 //! candidates and winning cells with plain scans, and `mnk bench`'s
 //! signature pins the node count.
@@ -117,6 +119,8 @@ pub struct Search {
     groups: usize,
     /// Each cell's move, looked up rather than divided out at every node.
     cell_moves: Vec<Move>,
+    /// Candidate lists of positions met before ([`Search::candidates`]).
+    remembered: Remembered,
     /// Root buffers, reused from move to move: the root candidates, their
     /// shuffle keys, and the root order the iterations search.
     root: Vec<(f64, u16)>,
@@ -161,6 +165,7 @@ impl Search {
         let rules = weights.game;
         let centre_out = centre_out(&rules);
         let groups = groups(limits.width, &rules);
+        let remembered = Remembered::new(limits.width);
         let mut rank = vec![0; centre_out.len()];
         for (r, &cell) in centre_out.iter().enumerate() {
             rank[cell as usize] = r as u16;
@@ -180,6 +185,7 @@ impl Search {
             cell_moves: (0..rules.cells()).map(|i| rules.move_at(i)).collect(),
             centre_out,
             rank,
+            remembered,
             root: Vec::new(),
             keyed: Vec::new(),
             order: Vec::new(),
@@ -204,6 +210,9 @@ impl Search {
             self.tt = Table::new(bits);
         }
         self.groups = groups(limits.width, self.board.rules());
+        if limits.width != self.limits.width {
+            self.remembered = Remembered::new(limits.width);
+        }
         self.limits = limits;
     }
 
@@ -318,6 +327,25 @@ impl Search {
         out.truncate(max);
     }
 
+    /// Fills `out` with the candidates of the position, best first
+    /// ([`Search::compute_candidates`]), remembered by position: iterative
+    /// deepening searches the shallower plies again at every depth, and the
+    /// next move's search much of this one's tree, so many lists (two in
+    /// five in depth-4 games) are found rather than computed. A list is a
+    /// function of the position (its scores are: the evaluator sums each
+    /// cell's terms in a fixed order), so a remembered one is the same list.
+    fn candidates(&mut self, mover: Color, out: &mut Vec<(f64, u16)>) {
+        let key = self.board.hash();
+        if let Some(cells) = self.remembered.get(key, mover) {
+            let scores = self.eval.scores(mover);
+            out.clear();
+            out.extend(cells.iter().map(|&c| (scores[c as usize], c)));
+            return;
+        }
+        self.compute_candidates(mover, out);
+        self.remembered.put(key, mover, out);
+    }
+
     /// Fills `out` with the best `width` cells by static score, best first,
     /// equal scores centre-out (the more central first).
     ///
@@ -337,7 +365,7 @@ impl Search {
     ///
     /// When more than [`POOL`] cells reach the floor (many equal scores, or
     /// a board too small for groups), they are inserted one by one instead.
-    fn candidates(&self, mover: Color, out: &mut Vec<(f64, u16)>) {
+    fn compute_candidates(&self, mover: Color, out: &mut Vec<(f64, u16)>) {
         out.clear();
         let width = self.limits.width.max(1);
         let scores = self.eval.scores(mover);
@@ -723,6 +751,77 @@ impl Search {
     }
 }
 
+/// Candidate lists by position: a direct-mapped table of 2^[`REMEMBERED_BITS`]
+/// lists, each replaced by the next position that maps to its slot. A slot
+/// is `[key (4 words), colour to move + 1 (0: empty), length, cells…]`.
+#[derive(Clone)]
+struct Remembered {
+    /// Words per slot: 6 + the width; no table (nothing remembered) for
+    /// widths over [`MAX_GROUPS`].
+    stride: usize,
+    slots: Vec<u16>,
+}
+
+/// log2 of the slots of [`Remembered`]: 4096 slots, 120 KiB at width 9,
+/// which stays in the second-level cache (2^14 slots found more lists but
+/// made `mnk bench`, whose positions are all new, 15% slower).
+const REMEMBERED_BITS: u32 = 12;
+
+impl Remembered {
+    fn new(width: usize) -> Remembered {
+        let width = width.max(1);
+        if width > MAX_GROUPS {
+            return Remembered {
+                stride: 0,
+                slots: Vec::new(),
+            };
+        }
+        let stride = 6 + width;
+        Remembered {
+            stride,
+            slots: vec![0; stride << REMEMBERED_BITS],
+        }
+    }
+
+    fn slot(&self, key: u64) -> std::ops::Range<usize> {
+        let i = (key as usize) & ((1 << REMEMBERED_BITS) - 1);
+        i * self.stride..(i + 1) * self.stride
+    }
+
+    /// The list remembered for the position of hash `key` with `mover` to
+    /// move.
+    #[inline]
+    fn get(&self, key: u64, mover: Color) -> Option<&[u16]> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let s = &self.slots[self.slot(key)];
+        let stored = s[..4]
+            .iter()
+            .rev()
+            .fold(0u64, |k, &w| (k << 16) | u64::from(w));
+        (stored == key && s[4] == mover.index() as u16 + 1).then(|| &s[6..6 + s[5] as usize])
+    }
+
+    /// Remembers `list` for the position of hash `key` with `mover` to move.
+    #[inline]
+    fn put(&mut self, key: u64, mover: Color, list: &[(f64, u16)]) {
+        if self.slots.is_empty() || list.len() + 6 > self.stride {
+            return;
+        }
+        let range = self.slot(key);
+        let s = &mut self.slots[range];
+        for (j, w) in s[..4].iter_mut().enumerate() {
+            *w = (key >> (16 * j)) as u16;
+        }
+        s[4] = mover.index() as u16 + 1;
+        s[5] = list.len() as u16;
+        for (w, &(_, c)) in s[6..].iter_mut().zip(list) {
+            *w = c;
+        }
+    }
+}
+
 /// Cells per block when [`Search::candidates`] looks for those reaching
 /// its floor: 8 scores, a cache line.
 const BLOCK: usize = 8;
@@ -947,7 +1046,8 @@ mod tests {
     fn candidates_are_the_best_cells_in_centre_out_order() {
         let mut checked = 0;
         each_position(1, |s, _| {
-            for mover in [Color::Black, Color::White] {
+            // Twice: the second time the lists are remembered ones.
+            for mover in [Color::Black, Color::White, Color::Black, Color::White] {
                 let mut out = vec![(1.0, 0); 3];
                 s.candidates(mover, &mut out);
                 let want = candidates_by_scan(s, mover);
