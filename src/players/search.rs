@@ -2,8 +2,9 @@
 //! the best few cells by static score, with a transposition table.
 //!
 //! - Candidates at every node are the `width` empty cells with the highest
-//!   static score for the side to move (ties broken by a seeded shuffle at
-//!   the root, by cell index below it).
+//!   static score for the side to move, equal scores taken centre-out, best
+//!   first; the table's move for the node goes first. At the root, equal
+//!   scores are then ordered by a seeded shuffle.
 //! - Threats are handled exactly before any heuristic: a side that can
 //!   complete k now wins (scored as a win one ply away); a side facing one
 //!   completion must block it (the only candidates are the opponent's
@@ -14,6 +15,19 @@
 //! - The table stores each value with its bound type (exact, lower, upper),
 //!   so a cutoff is never reused as an exact value (the original program's
 //!   defect).
+//!
+//! Speed: a node's own work (beside the evaluator's play and undo) is
+//! mostly choosing its candidates (the `candidates` submodule), done from
+//! a floor that only a few cells reach ([`Search::compute_candidates`])
+//! rather than by visiting every
+//! cell in centre-out order, and remembered by position, since iterative
+//! deepening meets most positions again; the winning cells are looked for
+//! only next to stones that could win; the child's table slot is
+//! prefetched while the evaluator plays the move; nothing is allocated per
+//! node or per move.
+//! None of it changes which nodes are searched: unit tests compare the
+//! candidates and winning cells with plain scans, and `mnk bench`'s
+//! signature pins the node count.
 
 use super::tt::{
     available_memory, check_tables, from_tt, table_bytes, to_tt, Bound, Table, TableError,
@@ -22,8 +36,11 @@ use super::tt::{
 use super::{Player, PlayerError, Rng};
 use crate::eval::{Evaluator, Shape, Weights, WIN};
 use crate::game::{Board, Color, Move, Outcome};
+use candidates::{groups, Remembered};
 use rand::Rng as _;
 use std::time::{Duration, Instant};
+
+mod candidates;
 
 /// When to stop searching.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,6 +116,20 @@ pub struct Search {
     /// central cells become candidates (on an empty board, the centre
     /// rather than the first row).
     centre_out: Vec<u16>,
+    /// Each cell's place in `centre_out`, so [`Search::candidates`] can
+    /// scan the scores in memory order and still break ties centre-out.
+    rank: Vec<u16>,
+    /// The groups of the floor of [`Search::candidates`] ([`groups`]).
+    groups: usize,
+    /// Each cell's move, looked up rather than divided out at every node.
+    cell_moves: Vec<Move>,
+    /// Candidate lists of positions met before ([`Search::candidates`]).
+    remembered: Remembered,
+    /// Root buffers, reused from move to move: the root candidates, their
+    /// shuffle keys, and the root order the iterations search.
+    root: Vec<(f64, u16)>,
+    keyed: Vec<(f64, u64, u16)>,
+    order: Vec<u16>,
 }
 
 /// The name, limits, table and last result: the search's buffers and
@@ -136,6 +167,13 @@ impl Search {
 
     fn with_table(weights: Weights, limits: SearchLimits, tt: Table) -> Search {
         let rules = weights.game;
+        let centre_out = centre_out(&rules);
+        let groups = groups(limits.width, &rules);
+        let remembered = Remembered::new(limits.width);
+        let mut rank = vec![0; centre_out.len()];
+        for (r, &cell) in centre_out.iter().enumerate() {
+            rank[cell as usize] = r as u16;
+        }
         Search {
             eval: Evaluator::new(weights),
             board: Board::new(rules),
@@ -147,7 +185,14 @@ impl Search {
             stopped: false,
             info: SearchInfo::default(),
             buffers: Vec::new(),
-            centre_out: centre_out(&rules),
+            groups,
+            cell_moves: (0..rules.cells()).map(|i| rules.move_at(i)).collect(),
+            centre_out,
+            rank,
+            remembered,
+            root: Vec::new(),
+            keyed: Vec::new(),
+            order: Vec::new(),
         }
     }
 
@@ -167,6 +212,10 @@ impl Search {
         let bits = clamp_bits(limits.tt_bits);
         if self.tt.len() != 1 << bits {
             self.tt = Table::new(bits);
+        }
+        self.groups = groups(limits.width, self.board.rules());
+        if limits.width != self.limits.width {
+            self.remembered = Remembered::new(limits.width);
         }
         self.limits = limits;
     }
@@ -226,57 +275,74 @@ impl Search {
         self.stopped
     }
 
-    /// The cells where `color` would complete a win, up to `max`.
+    /// The cells where `color` would complete a win, in cell order, up to
+    /// `max`.
+    ///
+    /// Only the empty neighbours of `color`'s stones that could win at once
+    /// are looked at, not every cell: a winning cell's line of k (k ≥ 2)
+    /// holds the stone next to it in that direction, and that stone then
+    /// has an empty cell completing a win through it, which is what a (k−1)
+    /// shape is (or a win, on a board already won). So every winning cell
+    /// is found, and each is confirmed by its own shapes.
     fn win_cells(&self, color: Color, out: &mut Vec<(f64, u16)>, max: usize) {
         out.clear();
         let rules = *self.board.rules();
-        for (i, &c) in self.board.cells().iter().enumerate() {
-            if c == 0
+        let cells = self.board.cells();
+        let is_win = |i: usize| {
+            cells[i] == 0
                 && self
                     .eval
-                    .shapes_at(rules.move_at(i), color)
+                    .shapes_at(self.cell_moves[i], color)
                     .contains(&Shape::Win)
-            {
-                out.push((0.0, i as u16));
-                if out.len() >= max {
-                    return;
+        };
+        if rules.k < 2 {
+            // A line of one holds no neighbour: look at every cell.
+            out.extend(
+                (0..cells.len())
+                    .filter(|&i| is_win(i))
+                    .map(|i| (0.0, i as u16)),
+            );
+        } else {
+            let own = color.index() as u8 + 1;
+            let (w, h) = (rules.width as i32, rules.height as i32);
+            for m in self.board.moves() {
+                if cells[rules.index(m)] != own
+                    || !self
+                        .eval
+                        .shapes_at(m, color)
+                        .iter()
+                        .any(|s| matches!(s, Shape::Win | Shape::OpenIn1 | Shape::ClosedIn1))
+                {
+                    continue;
+                }
+                for (dx, dy) in NEIGHBOURS {
+                    let (x, y) = (m.x as i32 + dx, m.y as i32 + dy);
+                    if x < 0 || y < 0 || x >= w || y >= h {
+                        continue;
+                    }
+                    let i = (y * w + x) as usize;
+                    if is_win(i) && !out.iter().any(|&(_, c)| c as usize == i) {
+                        out.push((0.0, i as u16));
+                    }
                 }
             }
+            out.sort_unstable_by_key(|&(_, c)| c);
         }
+        out.truncate(max);
     }
 
-    /// Fills `out` with the best `width` cells by static score, best first.
-    fn candidates(&self, mover: Color, out: &mut Vec<(f64, u16)>) {
-        out.clear();
-        let width = self.limits.width.max(1);
-        let scores = self.eval.scores(mover);
-        for &cell in &self.centre_out {
-            let (i, s) = (cell as usize, scores[cell as usize]);
-            if s == f64::NEG_INFINITY {
-                continue;
-            }
-            if out.len() < width {
-                out.push((s, i as u16));
-                let mut j = out.len() - 1;
-                while j > 0 && out[j - 1].0 < out[j].0 {
-                    out.swap(j - 1, j);
-                    j -= 1;
-                }
-            } else if s > out[width - 1].0 {
-                out[width - 1] = (s, i as u16);
-                let mut j = width - 1;
-                while j > 0 && out[j - 1].0 < out[j].0 {
-                    out.swap(j - 1, j);
-                    j -= 1;
-                }
-            }
-        }
-    }
-
-    fn play(&mut self, cell: u16) -> Option<Outcome> {
-        let m = self.board.rules().move_at(cell as usize);
+    /// Plays `cell` for the side to move; `probed` when the child will be
+    /// searched with depth left, so will probe the table.
+    fn play(&mut self, cell: u16, probed: bool) -> Option<Outcome> {
+        let m = self.cell_moves[cell as usize];
         let (color, hash) = (self.board.to_move(), self.board.hash());
         let o = self.board.play_unchecked(m);
+        if probed {
+            // The child probes its table slot first thing; fetch it while
+            // the evaluator updates (a probe missed the cache often enough
+            // to be most of a node's own time). Leaves never probe.
+            self.tt.prefetch(self.board.hash());
+        }
         self.eval.play(m, color, hash);
         o
     }
@@ -353,7 +419,7 @@ impl Search {
         let mut best = f64::NEG_INFINITY;
         let mut best_move = NO_MOVE;
         for &(_, cell) in moves.iter() {
-            let score = match self.play(cell) {
+            let score = match self.play(cell, depth > 1) {
                 Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
                 Some(Outcome::Draw) => 0.0,
                 None => -self.negamax(depth - 1, -beta, -alpha, ply + 1),
@@ -431,7 +497,7 @@ impl Search {
         }
         let mut best = f64::NEG_INFINITY;
         for (_, cell) in moves {
-            let score = match self.play(cell) {
+            let score = match self.play(cell, false) {
                 Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
                 Some(Outcome::Draw) => 0.0,
                 None => -self.minimax(depth - 1, ply + 1),
@@ -463,8 +529,12 @@ impl Search {
             };
             return self.info.best;
         }
-        let mut order = self.order_root(rng)?;
+        if !self.order_root(rng) {
+            return None;
+        }
+        let mut order = std::mem::take(&mut self.order);
         let (depth, score, best) = self.iterate(&mut order);
+        self.order = order;
         self.info = SearchInfo {
             depth,
             nodes: self.nodes,
@@ -476,34 +546,43 @@ impl Search {
     }
 
     /// A cell where the side to move completes k now, if there is one.
-    fn winning_move(&self) -> Option<u16> {
-        let mut cells = Vec::new();
+    fn winning_move(&mut self) -> Option<u16> {
+        let mut cells = std::mem::take(&mut self.root);
         self.win_cells(self.board.to_move(), &mut cells, 1);
-        cells.first().map(|&(_, c)| c)
+        let cell = cells.first().map(|&(_, c)| c);
+        self.root = cells;
+        cell
     }
 
-    /// The root moves in the order the first iteration searches them: the
-    /// candidates by static score, equal scores in a seeded shuffle; or,
-    /// when the opponent threatens to complete k, every cell that blocks it
-    /// (the shuffle still draws from `rng`, so the stream does not depend on
-    /// the threat). `None` when there is no candidate.
-    fn order_root(&mut self, rng: &mut Rng) -> Option<Vec<u16>> {
+    /// Puts in `self.order` the root moves in the order the first iteration
+    /// searches them: the candidates by static score, equal scores in a
+    /// seeded shuffle; or, when the opponent threatens to complete k, every
+    /// cell that blocks it (the shuffle still draws from `rng`, so the
+    /// stream does not depend on the threat). False when there is no
+    /// candidate. The buffers are the player's, reused from move to move.
+    fn order_root(&mut self, rng: &mut Rng) -> bool {
         let mover = self.board.to_move();
-        let mut root = Vec::new();
+        let mut root = std::mem::take(&mut self.root);
         self.candidates(mover, &mut root);
         if root.is_empty() {
-            return None;
+            self.root = root;
+            return false;
         }
-        let mut keyed: Vec<(f64, u64, u16)> =
-            root.iter().map(|&(s, c)| (s, rng.gen(), c)).collect();
-        keyed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        self.keyed.clear();
+        self.keyed
+            .extend(root.iter().map(|&(s, c)| (s, rng.gen::<u64>(), c)));
+        self.keyed
+            .sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        self.order.clear();
         let opp = mover.opponent();
         if self.eval.can_win_now(opp) {
-            let mut blocks = Vec::new();
-            self.win_cells(opp, &mut blocks, usize::MAX);
-            return Some(blocks.iter().map(|b| b.1).collect());
+            self.win_cells(opp, &mut root, usize::MAX);
+            self.order.extend(root.iter().map(|b| b.1));
+        } else {
+            self.order.extend(self.keyed.iter().map(|k| k.2));
         }
-        Some(keyed.iter().map(|k| k.2).collect())
+        self.root = root;
+        true
     }
 
     /// Iterative deepening over the root moves `order` (not empty), best
@@ -518,7 +597,7 @@ impl Search {
             let mut alpha = f64::NEG_INFINITY;
             let mut iter_best = (f64::NEG_INFINITY, order[0]);
             for &cell in order.iter() {
-                let score = match self.play(cell) {
+                let score = match self.play(cell, depth > 1) {
                     Some(Outcome::Win(_)) => WIN - 1.0,
                     Some(Outcome::Draw) => 0.0,
                     None => -self.negamax(depth - 1, f64::NEG_INFINITY, -alpha, 1),
@@ -550,6 +629,18 @@ impl Search {
         (completed, best_score, best_move)
     }
 }
+
+/// The eight neighbours of a cell, as (dx, dy).
+const NEIGHBOURS: [(i32, i32); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
 
 /// Every cell of the board, nearest the centre first (Chebyshev distance,
 /// then Euclidean, then row-major order).
@@ -585,5 +676,143 @@ impl Player for Search {
 
     fn new_game(&mut self) {
         self.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::shipped_weights;
+    use crate::game::{Rule, Rules};
+    use rand::SeedableRng;
+
+    /// The candidates as first written: every cell in `centre_out` order,
+    /// inserted into the best so far. `candidates` must match it exactly.
+    fn candidates_by_scan(s: &Search, mover: Color) -> Vec<(f64, u16)> {
+        let width = s.limits.width.max(1);
+        let scores = s.eval.scores(mover);
+        let mut out: Vec<(f64, u16)> = Vec::new();
+        for &cell in &s.centre_out {
+            let sc = scores[cell as usize];
+            if sc == f64::NEG_INFINITY {
+                continue;
+            }
+            if out.len() < width {
+                out.push((sc, cell));
+            } else if sc > out[width - 1].0 {
+                out[width - 1] = (sc, cell);
+            } else {
+                continue;
+            }
+            let mut j = out.len() - 1;
+            while j > 0 && out[j - 1].0 < out[j].0 {
+                out.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        out
+    }
+
+    /// Every empty cell where `color` completes a win, by its shapes.
+    fn win_cells_by_scan(s: &Search, color: Color) -> Vec<u16> {
+        let rules = *s.board.rules();
+        (0..rules.cells())
+            .filter(|&i| {
+                s.board.cells()[i] == 0
+                    && s.eval
+                        .shapes_at(rules.move_at(i), color)
+                        .contains(&Shape::Win)
+            })
+            .map(|i| i as u16)
+            .collect()
+    }
+
+    fn games() -> Vec<Rules> {
+        let r = |w, h, k, rule| Rules::new(w, h, k, rule).expect("valid rules");
+        vec![
+            Rules::GOMOKU,
+            Rules::TICTACTOE,
+            r(15, 15, 5, Rule::Exact),
+            r(7, 6, 4, Rule::Freestyle),
+            r(18, 18, 5, Rule::Freestyle),
+            r(9, 9, 4, Rule::Exact),
+            r(19, 19, 5, Rule::Freestyle),
+        ]
+    }
+
+    /// Random games (random moves, or a cell near the last so that lines
+    /// form), checked at every position, the finished one included.
+    fn each_position(seed: u64, mut check: impl FnMut(&mut Search, &mut Rng)) {
+        let mut rng = Rng::seed_from_u64(seed);
+        for rules in games() {
+            for game in 0..12 {
+                let width = [1, 2, 5, 9, 9, 12, 20, 40][game % 8];
+                let limits = SearchLimits {
+                    width,
+                    ..SearchLimits::default()
+                };
+                let mut s = Search::new(shipped_weights(rules), limits);
+                let mut board = Board::new(rules);
+                loop {
+                    s.sync(&board);
+                    check(&mut s, &mut rng);
+                    if board.is_over() {
+                        break;
+                    }
+                    let empty: Vec<usize> = (0..rules.cells())
+                        .filter(|&i| board.cells()[i] == 0)
+                        .collect();
+                    let near = board.last_move().and_then(|m| {
+                        let i = rules.index(m) as i64 + rng.gen_range(-2..=2);
+                        let i = i + rules.width as i64 * rng.gen_range(-2..=2);
+                        usize::try_from(i)
+                            .ok()
+                            .filter(|&i| i < rules.cells() && board.cells()[i] == 0)
+                    });
+                    let cell = match near {
+                        Some(i) if rng.gen_bool(0.8) => i,
+                        _ => empty[rng.gen_range(0..empty.len())],
+                    };
+                    board.play(rules.move_at(cell)).expect("an empty cell");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn candidates_are_the_best_cells_in_centre_out_order() {
+        let mut checked = 0;
+        each_position(1, |s, _| {
+            // Twice: the second time the lists are remembered ones.
+            for mover in [Color::Black, Color::White, Color::Black, Color::White] {
+                let mut out = vec![(1.0, 0); 3];
+                s.candidates(mover, &mut out);
+                let want = candidates_by_scan(s, mover);
+                assert_eq!(out.len(), want.len());
+                for (a, b) in out.iter().zip(&want) {
+                    assert_eq!((a.0.to_bits(), a.1), (b.0.to_bits(), b.1));
+                }
+                checked += 1;
+            }
+        });
+        assert!(checked > 1000, "{checked} positions");
+    }
+
+    #[test]
+    fn win_cells_are_every_winning_cell_in_cell_order() {
+        let mut wins = 0;
+        each_position(2, |s, _| {
+            for color in [Color::Black, Color::White] {
+                let want = win_cells_by_scan(s, color);
+                wins += want.len();
+                for max in [1, 2, usize::MAX] {
+                    let mut out = vec![(0.0, 7)];
+                    s.win_cells(color, &mut out, max);
+                    let got: Vec<u16> = out.iter().map(|&(_, c)| c).collect();
+                    assert_eq!(got, want[..want.len().min(max)]);
+                }
+            }
+        });
+        assert!(wins > 100, "{wins} winning cells");
     }
 }

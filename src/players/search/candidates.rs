@@ -1,0 +1,276 @@
+//! Choosing a node's candidates: the `width` best cells by static score,
+//! equal scores centre-out, found from a floor that only a few cells reach
+//! and remembered by position (see [`Search::compute_candidates`] and
+//! [`Search::candidates`]).
+
+use super::Search;
+use crate::game::Color;
+
+impl Search {
+    /// Fills `out` with the candidates of the position, best first
+    /// ([`Search::compute_candidates`]), remembered by position: iterative
+    /// deepening searches the shallower plies again at every depth, and the
+    /// next move's search much of this one's tree, so many lists (two in
+    /// five in depth-4 games) are found rather than computed. A list is a
+    /// function of the position (its scores are: the evaluator sums each
+    /// cell's terms in a fixed order), so a remembered one is the same list.
+    pub(super) fn candidates(&mut self, mover: Color, out: &mut Vec<(f64, u16)>) {
+        let key = self.board.hash();
+        if let Some(cells) = self.remembered.get(key, mover) {
+            let scores = self.eval.scores(mover);
+            out.clear();
+            out.extend(cells.iter().map(|&c| (scores[c as usize], c)));
+            return;
+        }
+        self.compute_candidates(mover, out);
+        self.remembered.put(key, mover, out);
+    }
+
+    /// Fills `out` with the best `width` cells by static score, best first,
+    /// equal scores centre-out (the more central first).
+    ///
+    /// That is the first `width` cells in the order (score descending, place
+    /// in `centre_out` ascending), found without visiting every cell in
+    /// that order (that scan was a quarter of a depth-4 game's time):
+    /// 1. A floor: the scores are dealt into `2 × width` interleaved groups
+    ///    ([`groups`]), and the `width`-th best group maximum is a score
+    ///    that at least `width` distinct cells reach, so no cell below it
+    ///    can be a candidate. Each group spans the board, so the floor is
+    ///    high: in depth-4 games about 11 cells reach it, against 9 at best.
+    /// 2. The cells that reach it, a block of [`BLOCK`] scores at a time (a
+    ///    block with none is skipped by one vectorisable test).
+    /// 3. Each of those cells goes to its place, the number of others ahead
+    ///    of it: no data-dependent branches, which an insertion sort of
+    ///    cells in board order mispredicts.
+    ///
+    /// When more than [`POOL`] cells reach the floor (many equal scores, or
+    /// a board too small for groups), they are inserted one by one instead.
+    pub(super) fn compute_candidates(&self, mover: Color, out: &mut Vec<(f64, u16)>) {
+        out.clear();
+        let width = self.limits.width.max(1);
+        let scores = self.eval.scores(mover);
+        let rank = &self.rank;
+        let floor = floor(scores, width, self.groups);
+        // The pool's places as floats, so that comparing pool entries is
+        // one packed operation; −∞ pads it to whole lanes, and is never
+        // ahead of a cell that reached the floor.
+        let mut pool_score = [f64::NEG_INFINITY; POOL];
+        let mut pool_rank = [0.0; POOL];
+        let mut n = 0;
+        let mut blocks = scores.chunks_exact(BLOCK);
+        let last = blocks.len();
+        for b in 0..=last {
+            let block = blocks.next().unwrap_or(blocks.remainder());
+            // A full block is tested at once: `|` rather than `any`, with
+            // no early exit, so the test compiles to packed compares.
+            if let Ok(full) = <&[f64; BLOCK]>::try_from(block) {
+                if !full.iter().fold(false, |any, &s| any | (s >= floor)) {
+                    continue;
+                }
+            }
+            for (j, &s) in block.iter().enumerate() {
+                if s >= floor {
+                    if n == POOL {
+                        self.insert_all(scores, floor, out);
+                        return;
+                    }
+                    (pool_score[n], pool_rank[n]) = (s, rank[b * BLOCK + j] as f64);
+                    n += 1;
+                }
+            }
+        }
+        out.resize(width.min(n), (0.0, 0));
+        let lanes = n.next_multiple_of(LANES);
+        for i in 0..n {
+            let (s, r) = (pool_score[i], pool_rank[i]);
+            let mut ahead = 0;
+            for (t, q) in pool_score[..lanes]
+                .chunks_exact(LANES)
+                .zip(pool_rank[..lanes].chunks_exact(LANES))
+            {
+                for l in 0..LANES {
+                    ahead += ((t[l] > s) | ((t[l] == s) & (q[l] < r))) as usize;
+                }
+            }
+            if ahead < width {
+                out[ahead] = (s, self.centre_out[r as usize]);
+            }
+        }
+    }
+
+    /// [`Search::candidates`] by inserting every cell that reaches `floor`
+    /// into the best so far, for when too many do to place them at once.
+    #[cold]
+    fn insert_all(&self, scores: &[f64], mut floor: f64, out: &mut Vec<(f64, u16)>) {
+        out.clear();
+        let width = self.limits.width.max(1);
+        for (&s, &r) in scores.iter().zip(&self.rank) {
+            if s < floor {
+                continue;
+            }
+            // Held as (score, place) until the end.
+            if out.len() == width {
+                let (ws, wr) = out[width - 1];
+                if s < ws || (s == ws && r > wr) {
+                    continue;
+                }
+                out.pop();
+            }
+            let mut j = out.len();
+            out.push((s, r));
+            while j > 0 && (out[j - 1].0 < s || (out[j - 1].0 == s && out[j - 1].1 > r)) {
+                out[j] = out[j - 1];
+                j -= 1;
+            }
+            out[j] = (s, r);
+            if out.len() == width {
+                floor = out[width - 1].0;
+            }
+        }
+        for c in out.iter_mut() {
+            c.1 = self.centre_out[c.1 as usize];
+        }
+    }
+}
+
+/// Candidate lists by position: a direct-mapped table of 2^[`REMEMBERED_BITS`]
+/// lists, each replaced by the next position that maps to its slot. A slot
+/// is `[key (4 words), colour to move + 1 (0: empty), length, cells…]`.
+#[derive(Clone)]
+pub(super) struct Remembered {
+    /// Words per slot: 6 + the width; no table (nothing remembered) for
+    /// widths over [`MAX_GROUPS`].
+    stride: usize,
+    slots: Vec<u16>,
+}
+
+/// log2 of the slots of [`Remembered`]: 4096 slots, 120 KiB at width 9,
+/// which stays in the second-level cache (2^14 slots found more lists but
+/// made `mnk bench`, whose positions are all new, 15% slower).
+const REMEMBERED_BITS: u32 = 12;
+
+impl Remembered {
+    pub(super) fn new(width: usize) -> Remembered {
+        let width = width.max(1);
+        if width > MAX_GROUPS {
+            return Remembered {
+                stride: 0,
+                slots: Vec::new(),
+            };
+        }
+        let stride = 6 + width;
+        Remembered {
+            stride,
+            slots: vec![0; stride << REMEMBERED_BITS],
+        }
+    }
+
+    fn slot(&self, key: u64) -> std::ops::Range<usize> {
+        let i = (key as usize) & ((1 << REMEMBERED_BITS) - 1);
+        i * self.stride..(i + 1) * self.stride
+    }
+
+    /// The list remembered for the position of hash `key` with `mover` to
+    /// move.
+    #[inline]
+    fn get(&self, key: u64, mover: Color) -> Option<&[u16]> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let s = &self.slots[self.slot(key)];
+        let stored = s[..4]
+            .iter()
+            .rev()
+            .fold(0u64, |k, &w| (k << 16) | u64::from(w));
+        (stored == key && s[4] == mover.index() as u16 + 1).then(|| &s[6..6 + s[5] as usize])
+    }
+
+    /// Remembers `list` for the position of hash `key` with `mover` to move.
+    #[inline]
+    fn put(&mut self, key: u64, mover: Color, list: &[(f64, u16)]) {
+        if self.slots.is_empty() || list.len() + 6 > self.stride {
+            return;
+        }
+        let range = self.slot(key);
+        let s = &mut self.slots[range];
+        for (j, w) in s[..4].iter_mut().enumerate() {
+            *w = (key >> (16 * j)) as u16;
+        }
+        s[4] = mover.index() as u16 + 1;
+        s[5] = list.len() as u16;
+        for (w, &(_, c)) in s[6..].iter_mut().zip(list) {
+            *w = c;
+        }
+    }
+}
+
+/// Cells per block when [`Search::candidates`] looks for those reaching
+/// its floor: 8 scores, a cache line.
+const BLOCK: usize = 8;
+
+/// Packed comparisons in [`Search::candidates`] go this many at a time.
+const LANES: usize = 4;
+
+/// At most this many cells reaching the floor are placed at once by
+/// [`Search::candidates`] (more are inserted one by one).
+const POOL: usize = 32;
+
+/// At most this many groups for the floor (widths up to 32); wider
+/// searches have none.
+const MAX_GROUPS: usize = 64;
+
+/// How many interleaved groups (cell index modulo the count) the floor of
+/// [`Search::candidates`] deals the scores into: `2 × width`, but one more
+/// where that count and the board's width divide one another, since the
+/// groups would then be whole columns (one far from the stones has no good
+/// cell); 0 (no floor) where a group would have fewer than 4 cells.
+pub(super) fn groups(width: usize, rules: &crate::game::Rules) -> usize {
+    let (cells, side) = (rules.cells(), rules.width as usize);
+    let mut g = 2 * width.max(1);
+    if g.is_multiple_of(side) || side.is_multiple_of(g) {
+        g += 1;
+    }
+    if g > MAX_GROUPS || 4 * g > cells {
+        0
+    } else {
+        g
+    }
+}
+
+/// A score below which no cell is among the best `width` (−f64::MAX, which
+/// only occupied cells are below, when `groups` is 0): the `width`-th best
+/// of the maxima of `groups` interleaved groups of cells, which `width`
+/// distinct cells reach.
+fn floor(scores: &[f64], width: usize, groups: usize) -> f64 {
+    if groups == 0 {
+        return -f64::MAX;
+    }
+    let mut best_all = [f64::NEG_INFINITY; MAX_GROUPS];
+    let best = &mut best_all[..groups];
+    for part in scores.chunks(groups) {
+        for (b, &s) in best.iter_mut().zip(part) {
+            // Not `f64::max`, whose NaN rule keeps it from compiling to a
+            // packed max.
+            *b = if s > *b { s } else { *b };
+        }
+    }
+    // The largest maximum that `width` maxima reach: counting rather than
+    // sorting, which vectorises. −∞ pads the maxima to whole lanes: it
+    // raises only the reach of −∞, never a floor while a finite maximum is.
+    let padded = &best_all[..groups.next_multiple_of(LANES)];
+    let mut floor = f64::NEG_INFINITY;
+    for &v in &padded[..groups] {
+        let mut reach = 0;
+        for u in padded.chunks_exact(LANES) {
+            for &u in u {
+                reach += (u >= v) as usize;
+            }
+        }
+        floor = if reach >= width && v > floor {
+            v
+        } else {
+            floor
+        };
+    }
+    floor.max(-f64::MAX)
+}
