@@ -143,6 +143,14 @@ impl Evaluator {
         self.lines.play(m, color, hash, &mut self.sheets);
     }
 
+    /// Plays `m` for `color` without updating the cell scores: for a search
+    /// leaf, valued by [`Evaluator::evaluate`] alone and taken back at once
+    /// with [`Evaluator::undo`] (the scores are out of date until then).
+    #[inline]
+    pub fn play_unscored(&mut self, m: Move, color: Color, hash: u64) {
+        self.lines.play_unscored(m, color, hash);
+    }
+
     /// Takes back the last move.
     #[inline]
     pub fn undo(&mut self) {

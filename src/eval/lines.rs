@@ -23,6 +23,9 @@ use super::sheet::Sheets;
 use crate::game::{Board, Color, Move, Rules};
 use std::sync::Arc;
 
+/// Set in a history entry's state for a move played without sheets.
+const UNSCORED: u8 = 0x80;
+
 /// `counts[state][shape]`: (stone, direction) pairs per shape, by cell
 /// state (row 0, empty cells, is a sink so updates need no branch).
 pub(crate) type ShapeCounts = [[i32; Shape::NUM]; 3];
@@ -69,8 +72,11 @@ pub struct Lines {
     counts: ShapeCounts,
     /// Whether `counts` is kept up to date (a fifth of each update).
     track_counts: bool,
-    /// (cell, colour state, board hash before the move) per move applied.
+    /// (cell, colour state, board hash before the move) per move applied;
+    /// the state has [`UNSCORED`] set for a move played without sheets.
     history: Vec<(u16, u8, u64)>,
+    /// Moves in `history` played without sheets ([`Lines::play_unscored`]).
+    unscored: usize,
     updates: u64,
     /// The empty board's state, copied in to start a new game: far cheaper
     /// than undoing the previous game move by move.
@@ -142,6 +148,7 @@ impl Lines {
             counts,
             track_counts: true,
             history: Vec::with_capacity(n),
+            unscored: 0,
             updates: 0,
         }
     }
@@ -173,6 +180,7 @@ impl Lines {
     /// Back to the empty board, with every sheet.
     pub fn reset(&mut self, sheets: &mut Sheets) {
         self.history.clear();
+        self.unscored = 0;
         self.cells.copy_from_slice(&self.blank.cells);
         self.counts = self.blank.counts;
         sheets.reset();
@@ -182,17 +190,41 @@ impl Lines {
     /// `hash` is the board hash before the move (used by [`Lines::sync`]).
     #[inline]
     pub fn play(&mut self, m: Move, color: Color, hash: u64, sheets: &mut Sheets) {
+        assert_eq!(
+            self.unscored, 0,
+            "a scored move on top of a move played without sheets"
+        );
         let cell = self.geo.rules.index(m);
         let state = color.index() as u8 + 1;
         self.history.push((cell as u16, state, hash));
-        self.set_cell(cell, state, sheets);
+        self.set_cell(cell, state, Some(sheets));
     }
 
-    /// Takes back the last move.
+    /// Plays `m` for `color` without rescoring any sheet: for a search
+    /// leaf, valued by its shape counts only and taken back at once. Until
+    /// it is taken back the sheets are out of date, and a scored
+    /// [`Lines::play`] panics. [`Lines::undo`] takes it back without the
+    /// sheets, so they are right again.
+    #[inline]
+    pub fn play_unscored(&mut self, m: Move, color: Color, hash: u64) {
+        let cell = self.geo.rules.index(m);
+        let state = color.index() as u8 + 1;
+        self.history.push((cell as u16, state | UNSCORED, hash));
+        self.unscored += 1;
+        self.set_cell(cell, state, None);
+    }
+
+    /// Takes back the last move (with the sheets if it was played with
+    /// them).
     #[inline]
     pub fn undo(&mut self, sheets: &mut Sheets) {
-        if let Some((cell, _, _)) = self.history.pop() {
-            self.set_cell(cell as usize, 0, sheets);
+        if let Some((cell, state, _)) = self.history.pop() {
+            if state & UNSCORED != 0 {
+                self.unscored -= 1;
+                self.set_cell(cell as usize, 0, None);
+            } else {
+                self.set_cell(cell as usize, 0, Some(sheets));
+            }
         }
     }
 
@@ -207,7 +239,7 @@ impl Lines {
             let (cell, state, hash) = self.history[n - 1];
             hash != board.hash_at(n - 1)
                 || cell as usize != self.geo.rules.index(m)
-                || state != c.index() as u8 + 1
+                || state & !UNSCORED != c.index() as u8 + 1
         } {
             n -= 1;
         }
@@ -227,7 +259,7 @@ impl Lines {
     /// updates every cell whose window sees it, and hands each changed cell
     /// to the sheets.
     #[inline(always)]
-    fn set_cell(&mut self, cell: usize, state: u8, sheets: &mut Sheets) {
+    fn set_cell(&mut self, cell: usize, state: u8, sheets: Option<&mut Sheets>) {
         let (geo, cells, counts) = (&*self.geo, &mut self.cells, &mut self.counts);
         let at = (cell, state);
         // One dispatch per move, so the per-cell loop is specialised for
@@ -356,13 +388,15 @@ fn update<const COUNT: bool>(
     cells: &mut [Cell],
     counts: &mut ShapeCounts,
     (cell, state): (usize, u8),
-    sheets: &mut Sheets,
+    mut sheets: Option<&mut Sheets>,
     mut classify: impl FnMut([u64; 2]) -> PairIndex,
 ) -> u64 {
     // The loop below indexes without checks: every touched cell comes from
     // the geometry of this board, whose cells `cells` holds, and the sheets
     // must hold as many (they could come from another game).
-    assert_eq!(sheets.cells(), cells.len(), "score sheets of another game");
+    if let Some(s) = &sheets {
+        assert_eq!(s.cells(), cells.len(), "score sheets of another game");
+    }
     let me = &mut cells[cell];
     let old_state = me.state as usize;
     // The cell itself: its codes are unchanged, only its owner.
@@ -379,7 +413,9 @@ fn update<const COUNT: bool>(
         pairs: me.pairs,
         occupied: state != 0,
     };
-    sheets.apply(&change);
+    if let Some(s) = sheets.as_deref_mut() {
+        s.apply(&change);
+    }
     // The played cell's field in each neighbour's code goes from the old
     // state to the new one: the two differ in exactly the bits of `flip`.
     let flip = (state ^ old_state as u8) as u64;
@@ -394,13 +430,18 @@ fn update<const COUNT: bool>(
         let new = classify(c.code(d));
         let old = std::mem::replace(&mut c.pairs[d], new);
         let qs = c.state as usize;
-        if COUNT {
+        // Only stones count (an empty cell's pair would go to the sink row
+        // and back): a branch, but a chain of read-modify-writes of one
+        // counter cost more than its mispredictions.
+        if COUNT && qs != 0 {
             counts[qs][shape_for(qs, old)] -= 1;
             counts[qs][shape_for(qs, new)] += 1;
         }
         // Occupied cells too: −∞ either way, and no branch to mispredict.
         // SAFETY: see the assertion above.
-        unsafe { sheets.apply_unchecked(q, &c.pairs, qs != 0) };
+        if let Some(s) = sheets.as_deref_mut() {
+            unsafe { s.apply_unchecked(q, &c.pairs, qs != 0) };
+        }
     }
     touches.len() as u64
 }

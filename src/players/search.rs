@@ -332,18 +332,28 @@ impl Search {
     }
 
     /// Plays `cell` for the side to move; `probed` when the child will be
-    /// searched with depth left, so will probe the table.
+    /// searched with depth left, so will probe the table and choose among
+    /// its cells by score (a leaf does neither).
     fn play(&mut self, cell: u16, probed: bool) -> Option<Outcome> {
         let m = self.cell_moves[cell as usize];
         let (color, hash) = (self.board.to_move(), self.board.hash());
-        let o = self.board.play_unchecked(m);
+        // Whether it wins is read off the evaluator's shapes at the cell
+        // (unchanged by a stone on the cell itself), not scanned.
+        let wins = self.eval.lines().wins_at_cell(cell as usize, color);
+        let o = self.board.play_known(m, wins);
         if probed {
             // The child probes its table slot first thing; fetch it while
             // the evaluator updates (a probe missed the cache often enough
             // to be most of a node's own time). Leaves never probe.
             self.tt.prefetch(self.board.hash());
         }
-        self.eval.play(m, color, hash);
+        if probed {
+            self.eval.play(m, color, hash);
+        } else {
+            // A leaf is valued by its shape counts alone: its cell scores
+            // would be rescored only to be restored by the undo.
+            self.eval.play_unscored(m, color, hash);
+        }
         o
     }
 
@@ -497,7 +507,7 @@ impl Search {
         }
         let mut best = f64::NEG_INFINITY;
         for (_, cell) in moves {
-            let score = match self.play(cell, false) {
+            let score = match self.play(cell, depth > 1) {
                 Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
                 Some(Outcome::Draw) => 0.0,
                 None => -self.minimax(depth - 1, ply + 1),

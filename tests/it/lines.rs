@@ -149,3 +149,51 @@ fn sheets_of_another_game_are_refused() {
     let mut sheets = Sheets::new([(&w, Color::Black), (&w, Color::White)], &small);
     lines.play("h8".parse().unwrap(), Color::Black, 0, &mut sheets);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// A leaf played without sheets has the same shapes, counts and board
+    /// value as one played with them, and taking it back leaves every
+    /// score as it was, bit for bit.
+    #[test]
+    fn an_unscored_leaf_values_like_a_scored_one_and_undoes_cleanly(
+        (rules, w, steps) in rules().prop_flat_map(|r| (Just(r), weights(r), steps()))
+    ) {
+        let (mut fast, mut full) = (Evaluator::new(w.clone()), Evaluator::new(w));
+        let mut board = Board::new(rules);
+        for step in steps.into_iter().flatten() {
+            if board.is_over() {
+                break;
+            }
+            let empty: Vec<usize> = (0..rules.cells()).filter(|&c| board.cells()[c] == 0).collect();
+            let m = rules.move_at(empty[step % empty.len()]);
+            let (color, hash) = (board.to_move(), board.hash());
+            let before = bits(fast.scores(color));
+            fast.play_unscored(m, color, hash);
+            full.play(m, color, hash);
+            for c in [Color::Black, Color::White] {
+                prop_assert_eq!(fast.evaluate(c).to_bits(), full.evaluate(c).to_bits());
+                prop_assert_eq!(fast.can_win_now(c), full.can_win_now(c));
+            }
+            fast.undo();
+            full.undo();
+            prop_assert_eq!(bits(fast.scores(color)), before);
+            // Then the move for real, on both.
+            fast.play(m, color, hash);
+            full.play(m, color, hash);
+            board.play(m).unwrap();
+            prop_assert_eq!(bits(fast.scores(Color::Black)), bits(full.scores(Color::Black)));
+        }
+    }
+}
+
+/// Rescoring on top of a move played without sheets would leave them out of
+/// date: refused.
+#[test]
+#[should_panic(expected = "a scored move on top of a move played without sheets")]
+fn a_scored_move_on_an_unscored_one_is_refused() {
+    let mut e = Evaluator::new(Weights::default_for(Rules::GOMOKU));
+    e.play_unscored("h8".parse().unwrap(), Color::Black, 0);
+    e.play("h9".parse().unwrap(), Color::White, 1);
+}
