@@ -6,7 +6,8 @@ use mnk::arena::{game_rng, play_game};
 use mnk::bench::{bench_openings, bench_search, middle_games, search_nodes, signature};
 use mnk::eval::{shipped_weights, Evaluator};
 use mnk::game::{Board, Rules};
-use mnk::players::{Greedy, Player, RandomPlayer, Solver};
+use mnk::players::{Greedy, GreedyDuel, Player, RandomPlayer, Solver};
+use mnk::util::Bytes;
 use std::time::{Duration, Instant};
 
 /// The flags of `mnk bench`.
@@ -136,6 +137,20 @@ pub fn run(a: Args) -> Result<()> {
         total as f64 / s,
         nodes,
         s * 1e3 / (passes as f64 * positions.len() as f64)
+    );
+    // What a worker holds: its players (and, for two greedy players, the
+    // duel they share), measured after the games above.
+    let duel = {
+        let mut d = GreedyDuel::new(rules);
+        d.start(&g1, &g2);
+        d.heap_bytes()
+    };
+    println!(
+        "memory per worker: greedy player {}, greedy duel {}, search player (depth {}) {}",
+        Bytes(g1.heap_bytes() as u128),
+        Bytes(duel as u128),
+        a.depth,
+        Bytes(search.heap_bytes() as u128)
     );
     // Last, so that it is the line to compare between builds.
     println!("signature: {}", signature()?);

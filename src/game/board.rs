@@ -169,6 +169,11 @@ impl Board {
         self.history.last().map(|u| u.mv)
     }
 
+    /// Heap bytes the board owns (its cells and its history).
+    pub fn heap_bytes(&self) -> usize {
+        self.cells.capacity() + self.history.capacity() * std::mem::size_of::<Undo>()
+    }
+
     /// The raw cells, row-major: 0 empty, 1 black, 2 white.
     #[inline]
     pub fn cells(&self) -> &[u8] {

@@ -225,6 +225,31 @@ impl Search {
         &self.info
     }
 
+    /// Heap bytes this player owns: its transposition table, evaluator,
+    /// board, remembered candidate lists and buffers (the shape table and
+    /// the board geometry, shared by every player of a game, are not
+    /// counted).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let buffers: usize = self
+            .buffers
+            .iter()
+            .map(|b| b.capacity() * size_of::<(f64, u16)>())
+            .sum::<usize>()
+            + self.buffers.capacity() * size_of::<Vec<(f64, u16)>>();
+        self.tt.heap_bytes()
+            + self.eval.heap_bytes()
+            + self.board.heap_bytes()
+            + self.remembered.heap_bytes()
+            + buffers
+            + (self.centre_out.capacity() + self.rank.capacity()) * size_of::<u16>()
+            + self.cell_moves.capacity() * size_of::<Move>()
+            + self.root.capacity() * size_of::<(f64, u16)>()
+            + self.keyed.capacity() * size_of::<(f64, u64, u16)>()
+            + self.order.capacity() * size_of::<u16>()
+            + self.name.capacity()
+    }
+
     /// Empties the transposition table (by starting a new generation of
     /// entries, so the table is not rewritten).
     pub fn clear(&mut self) {

@@ -176,6 +176,11 @@ impl Table {
         self.entries.len()
     }
 
+    /// Heap bytes of the entries.
+    pub fn heap_bytes(&self) -> usize {
+        self.entries.capacity() * std::mem::size_of::<Entry>()
+    }
+
     /// Empties the table: every entry stored so far reads as empty.
     pub fn clear(&mut self) {
         self.generation = self.generation.wrapping_add(1);

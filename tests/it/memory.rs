@@ -70,3 +70,21 @@ fn a_duel_reused_for_many_games_does_not_grow() {
     }
     assert!(sizes.iter().all(|&s| s == sizes[0]), "{sizes:?}");
 }
+
+#[test]
+fn a_search_player_does_not_grow_from_game_to_game() {
+    use mnk::players::{Search, SearchLimits};
+    let rules: Rules = "9x9x5".parse().unwrap();
+    let limits = SearchLimits {
+        depth: 2,
+        tt_bits: 12,
+        ..SearchLimits::default()
+    };
+    let mut s = Search::new(shipped_weights(rules), limits);
+    play(rules, &mut s, &mut RandomPlayer, 2, 3);
+    let after_two = s.heap_bytes();
+    // The table alone is 2^12 entries.
+    assert!(after_two >= 4096 * mnk::players::TT_ENTRY_BYTES as usize);
+    play(rules, &mut s, &mut RandomPlayer, 30, 4);
+    assert_eq!(s.heap_bytes(), after_two);
+}

@@ -165,6 +165,11 @@ impl Remembered {
         }
     }
 
+    /// Heap bytes of the slots.
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<u16>()
+    }
+
     fn slot(&self, key: u64) -> std::ops::Range<usize> {
         let i = (key as usize) & ((1 << REMEMBERED_BITS) - 1);
         i * self.stride..(i + 1) * self.stride
