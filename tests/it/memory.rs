@@ -84,7 +84,7 @@ fn a_search_player_does_not_grow_from_game_to_game() {
     play(rules, &mut s, &mut RandomPlayer, 2, 3);
     let after_two = s.heap_bytes();
     // The table alone is 2^12 entries.
-    assert!(after_two >= 4096 * mnk::players::TT_ENTRY_BYTES as usize);
+    assert!(after_two >= 4096 * mnk::players::TT_ENTRY_BYTES);
     play(rules, &mut s, &mut RandomPlayer, 30, 4);
     assert_eq!(s.heap_bytes(), after_two);
 }
