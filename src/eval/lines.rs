@@ -45,7 +45,9 @@ pub struct Change {
 /// forwarding, once per changed cell).
 pub(crate) type Pairs = [PairIndex; 4];
 
-/// Line codes and shapes of one position: see the [module docs](self).
+/// Line codes and shapes of one position, independent of any weights: a
+/// move updates them once and rescores every changed cell on a [`Sheets`]
+/// (two weight sets' scores, each for one side to move).
 ///
 /// ```
 /// use mnk::eval::{shipped_weights, Lines, Sheets, Shape};

@@ -25,7 +25,10 @@ use std::sync::Arc;
 /// The number of shape pairs, the size of the term table.
 const PAIRS: usize = Shape::NUM * Shape::NUM;
 
-/// Two sheets of cell scores: see the [module docs](self).
+/// Two sheets of cell scores kept in step with a [`Lines`], each one weight
+/// set's `attack × Σ own + defence × Σ opp` per empty cell for one side to
+/// move (−∞ on occupied cells), summed in a fixed order so that equal
+/// shapes give bit-identical scores.
 ///
 /// ```
 /// use mnk::eval::{shipped_weights, Lines, Sheets};
