@@ -50,8 +50,17 @@ pub struct Sheets {
     term: [[f64; 2]; PAIRS],
     /// Score by cell, −∞ if occupied, per sheet.
     scores: [Vec<f64>; 2],
-    /// Each sheet's empty-board scores, copied in to start a game.
-    blank: [Arc<[f64]>; 2],
+    /// The scores as `f32`, per sheet: see [`Sheets::keys`].
+    keys: [Vec<f32>; 2],
+    /// Each sheet's empty-board scores and keys, copied in to start a game.
+    blank: [Arc<Blank>; 2],
+}
+
+/// One sheet's empty-board scores and keys.
+#[derive(Debug)]
+struct Blank {
+    scores: Vec<f64>,
+    keys: Vec<f32>,
 }
 
 impl std::fmt::Debug for Sheets {
@@ -85,12 +94,23 @@ impl Sheets {
         let mut s = Sheets {
             term: std::array::from_fn(|p| [a[p], b[p]]),
             scores: [vec![0.0; cells], vec![0.0; cells]],
-            blank: [Arc::from(vec![]), Arc::from(vec![])],
+            keys: [vec![0.0; cells], vec![0.0; cells]],
+            blank: [(); 2].map(|_| {
+                Arc::new(Blank {
+                    scores: Vec::new(),
+                    keys: Vec::new(),
+                })
+            }),
         };
         for c in lines.blank_cells() {
             s.apply(&c);
         }
-        s.blank = [0, 1].map(|i| Arc::from(s.scores[i].as_slice()));
+        s.blank = [0, 1].map(|i| {
+            Arc::new(Blank {
+                scores: s.scores[i].clone(),
+                keys: s.keys[i].clone(),
+            })
+        });
         for c in lines.cells() {
             s.apply(&c);
         }
@@ -106,9 +126,11 @@ impl Sheets {
         let p = |d: usize| &t[c.pairs[d] as usize & (PAIRS - 1)];
         // A lookup, not a branch: occupancy is unpredictable.
         let penalty = &[[0.0; 2], [f64::NEG_INFINITY; 2]][c.occupied as usize];
-        let [s0, s1] = sum([p(0), p(1), p(2), p(3), penalty]);
+        let ([s0, s1], [k0, k1]) = sum([p(0), p(1), p(2), p(3), penalty]);
         self.scores[0][c.cell] = s0;
         self.scores[1][c.cell] = s1;
+        self.keys[0][c.cell] = k0;
+        self.keys[1][c.cell] = k1;
     }
 
     /// [`Sheets::apply`] without bounds checks, for the update loop, with
@@ -124,18 +146,21 @@ impl Sheets {
         let t = &self.term;
         let p = |d: usize| &t[pairs[d] as usize & (PAIRS - 1)];
         let penalty = &[[0.0; 2], [f64::NEG_INFINITY; 2]][occupied as usize];
-        let [s0, s1] = sum([p(0), p(1), p(2), p(3), penalty]);
+        let ([s0, s1], [k0, k1]) = sum([p(0), p(1), p(2), p(3), penalty]);
         // SAFETY: the caller's.
         unsafe {
             *self.scores[0].get_unchecked_mut(cell) = s0;
             *self.scores[1].get_unchecked_mut(cell) = s1;
+            *self.keys[0].get_unchecked_mut(cell) = k0;
+            *self.keys[1].get_unchecked_mut(cell) = k1;
         }
     }
 
     /// The number of cells both sheets hold.
     #[inline]
     pub(crate) fn cells(&self) -> usize {
-        self.scores[0].len().min(self.scores[1].len())
+        let n = self.scores[0].len().min(self.scores[1].len());
+        n.min(self.keys[0].len()).min(self.keys[1].len())
     }
 
     /// Sheet `i`'s flat score array: one entry per cell, −∞ if occupied.
@@ -144,10 +169,21 @@ impl Sheets {
         &self.scores[i]
     }
 
+    /// Sheet `i`'s scores as `f32`, rounded to nearest. Rounding keeps
+    /// order (a ≤ b gives key(a) ≤ key(b)), so every best score has the
+    /// best key: a choice scans the keys, four to an SSE2 register instead
+    /// of two, and compares the exact scores of those few cells only
+    /// ([`crate::players::argmax_keyed`]).
+    #[inline]
+    pub fn keys(&self, i: usize) -> &[f32] {
+        &self.keys[i]
+    }
+
     /// Back to the empty board's scores.
     pub fn reset(&mut self) {
         for i in 0..2 {
-            self.scores[i].copy_from_slice(&self.blank[i]);
+            self.scores[i].copy_from_slice(&self.blank[i].scores);
+            self.keys[i].copy_from_slice(&self.blank[i].keys);
         }
     }
 
@@ -161,41 +197,49 @@ impl Sheets {
             self.blank[i] = other.blank[j].clone();
         }
         self.scores[i].clear();
-        self.scores[i].extend_from_slice(&other.blank[j]);
+        self.scores[i].extend_from_slice(&other.blank[j].scores);
+        self.keys[i].clear();
+        self.keys[i].extend_from_slice(&other.blank[j].keys);
     }
 
     /// Heap bytes these sheets own, their empty-board copies included.
     pub fn heap_bytes(&self) -> usize {
-        let n: usize = (0..2)
-            .map(|i| self.scores[i].capacity() + self.blank[i].len())
-            .sum();
-        n * std::mem::size_of::<f64>()
+        use std::mem::size_of;
+        (0..2)
+            .map(|i| {
+                let b = &self.blank[i];
+                (self.scores[i].capacity() + b.scores.capacity()) * size_of::<f64>()
+                    + (self.keys[i].capacity() + b.keys.capacity()) * size_of::<f32>()
+            })
+            .sum()
     }
 }
 
-/// `((a + b) + c) + d) + e`, lane by lane: both sheets' sums in one SSE2
-/// register on x86-64 (part of its baseline), the same IEEE additions in
-/// the same order as the plain code elsewhere.
+/// `((a + b) + c) + d) + e`, lane by lane, and the sums as `f32`: both
+/// sheets' sums in one SSE2 register on x86-64 (part of its baseline), the
+/// same IEEE additions in the same order as the plain code elsewhere.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn sum(v: [&[f64; 2]; 5]) -> [f64; 2] {
+fn sum(v: [&[f64; 2]; 5]) -> ([f64; 2], [f32; 2]) {
     use std::arch::x86_64::*;
     // SAFETY: SSE2 is part of the x86-64 baseline; each load reads one
-    // `[f64; 2]`.
+    // `[f64; 2]`, the stores write into arrays of two and four.
     unsafe {
         let mut acc = _mm_loadu_pd(v[0].as_ptr());
         for x in &v[1..] {
             acc = _mm_add_pd(acc, _mm_loadu_pd(x.as_ptr()));
         }
-        let mut out = [0.0; 2];
+        let (mut out, mut keys) = ([0.0; 2], [0.0f32; 4]);
         _mm_storeu_pd(out.as_mut_ptr(), acc);
-        out
+        _mm_storeu_ps(keys.as_mut_ptr(), _mm_cvtpd_ps(acc));
+        (out, [keys[0], keys[1]])
     }
 }
 
-/// `((a + b) + c) + d) + e`, lane by lane.
+/// `((a + b) + c) + d) + e`, lane by lane, and the sums as `f32`.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn sum(v: [&[f64; 2]; 5]) -> [f64; 2] {
-    std::array::from_fn(|i| v[0][i] + v[1][i] + v[2][i] + v[3][i] + v[4][i])
+fn sum(v: [&[f64; 2]; 5]) -> ([f64; 2], [f32; 2]) {
+    let s: [f64; 2] = std::array::from_fn(|i| v[0][i] + v[1][i] + v[2][i] + v[3][i] + v[4][i]);
+    (s, s.map(|x| x as f32))
 }

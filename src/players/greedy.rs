@@ -2,7 +2,7 @@
 //! the best one; and [`GreedyDuel`], two of them playing one game on one
 //! shared set of shapes.
 
-use super::{argmax_random, Player, PlayerError, Rng};
+use super::{argmax_keyed, Player, PlayerError, Rng};
 use crate::eval::{Evaluator, Lines, Sheets, Weights};
 use crate::game::{Board, Color, Move, Rules};
 
@@ -51,8 +51,8 @@ impl Player for Greedy {
             return Err(PlayerError::GameOver);
         }
         self.eval.sync(board);
-        let i =
-            argmax_random(self.eval.scores(board.to_move()), rng).ok_or(PlayerError::GameOver)?;
+        let (sheets, m) = (self.eval.sheets(), board.to_move().index());
+        let i = argmax_keyed(sheets.scores(m), sheets.keys(m), rng).ok_or(PlayerError::GameOver)?;
         Ok(board.rules().move_at(i))
     }
 
@@ -127,7 +127,8 @@ impl GreedyDuel {
     /// `None` if no cell is empty.
     #[inline]
     pub fn choose(&self, mover: Color, rng: &mut Rng) -> Option<Move> {
-        let i = argmax_random(self.sheets.scores(mover.index()), rng)?;
+        let m = mover.index();
+        let i = argmax_keyed(self.sheets.scores(m), self.sheets.keys(m), rng)?;
         Some(self.rules().move_at(i))
     }
 

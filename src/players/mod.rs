@@ -25,7 +25,7 @@ mod search;
 mod spec;
 mod tt;
 
-pub use argmax::argmax_random;
+pub use argmax::{argmax_keyed, argmax_random};
 pub use exact::{Exact, Solver, SolverStats, Value};
 pub use greedy::{Greedy, GreedyDuel};
 pub use random::RandomPlayer;
