@@ -440,9 +440,11 @@ fn update<const COUNT: bool>(
             counts[qs][shape_for(qs, new)] += 1;
         }
         // Occupied cells too: −∞ either way, and no branch to mispredict.
-        // SAFETY: see the assertion above.
         if let Some(s) = sheets.as_deref_mut() {
-            unsafe { s.apply_unchecked(q, &c.pairs, qs != 0) };
+            // SAFETY: `q` is a cell of this board (see the assertion
+            // above), and the classifier gives pair indices (black's shape
+            // × 8 + white's), below 64.
+            unsafe { s.apply_unchecked(q, &c.pairs, c.state) };
         }
     }
     touches.len() as u64

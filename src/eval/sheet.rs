@@ -139,13 +139,23 @@ impl Sheets {
     /// forwarding).
     ///
     /// # Safety
-    /// `cell` must be below [`Sheets::cells`].
+    /// `cell` must be below [`Sheets::cells`], and the pairs must be pair
+    /// indices (below 64).
     #[inline(always)]
-    pub(crate) unsafe fn apply_unchecked(&mut self, cell: usize, pairs: &Pairs, occupied: bool) {
+    pub(crate) unsafe fn apply_unchecked(&mut self, cell: usize, pairs: &Pairs, state: u8) {
         debug_assert!(cell < self.cells());
+        debug_assert!(pairs.iter().all(|&p| (p as usize) < PAIRS));
         let t = &self.term;
-        let p = |d: usize| &t[pairs[d] as usize & (PAIRS - 1)];
-        let penalty = &[[0.0; 2], [f64::NEG_INFINITY; 2]][occupied as usize];
+        // SAFETY: the caller's: pair indices are below 64, the table's size.
+        let p = |d: usize| unsafe { t.get_unchecked(pairs[d] as usize) };
+        // The cell's state (0 empty, 1 or 2 a stone) picks its penalty.
+        const PENALTY: [[f64; 2]; 4] = [
+            [0.0; 2],
+            [f64::NEG_INFINITY; 2],
+            [f64::NEG_INFINITY; 2],
+            [f64::NEG_INFINITY; 2],
+        ];
+        let penalty = &PENALTY[state as usize & 3];
         let ([s0, s1], [k0, k1]) = sum([p(0), p(1), p(2), p(3), penalty]);
         // SAFETY: the caller's.
         unsafe {
