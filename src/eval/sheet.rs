@@ -198,7 +198,9 @@ impl Sheets {
     }
 
     /// Sheet `i` becomes sheet `j` of `other` (another weight set or mover,
-    /// same game) on the empty board, reusing this one's memory.
+    /// same game) from the next [`Sheets::reset`] on ([`Lines::reset`]
+    /// calls it), reusing this one's memory. Until then its scores are
+    /// those of the sheet it was.
     pub fn reset_to(&mut self, i: usize, other: &Sheets, j: usize) {
         for (mine, theirs) in self.term.iter_mut().zip(&other.term) {
             mine[i] = theirs[j];
@@ -206,10 +208,9 @@ impl Sheets {
         if !Arc::ptr_eq(&self.blank[i], &other.blank[j]) {
             self.blank[i] = other.blank[j].clone();
         }
-        self.scores[i].clear();
-        self.scores[i].extend_from_slice(&other.blank[j].scores);
-        self.keys[i].clear();
-        self.keys[i].extend_from_slice(&other.blank[j].keys);
+        let n = self.blank[i].scores.len();
+        self.scores[i].resize(n, f64::NEG_INFINITY);
+        self.keys[i].resize(n, f32::NEG_INFINITY);
     }
 
     /// Heap bytes these sheets own, their empty-board copies included.

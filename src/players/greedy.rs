@@ -112,9 +112,9 @@ impl GreedyDuel {
     pub fn start(&mut self, black: &Greedy, white: &Greedy) {
         debug_assert_eq!(black.evaluator().rules(), self.rules());
         debug_assert_eq!(white.evaluator().rules(), self.rules());
-        self.lines.reset(&mut self.sheets);
         self.sheets.reset_to(0, black.evaluator().sheets(), 0);
         self.sheets.reset_to(1, white.evaluator().sheets(), 1);
+        self.lines.reset(&mut self.sheets);
     }
 
     /// Brings the duel to `board`'s position (one move a ply in a game).
