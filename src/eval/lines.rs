@@ -71,6 +71,9 @@ pub struct Lines {
     /// By cell: codes, shapes and owner, together so an update touches one
     /// place per cell.
     cells: Vec<Cell>,
+    /// By cell, the high 64 bits of each direction's line code: empty
+    /// unless windows exceed 32 cells (k ≥ 17).
+    high: Vec<[u64; 4]>,
     counts: ShapeCounts,
     /// Whether `counts` is kept up to date (a fifth of each update).
     track_counts: bool,
@@ -85,29 +88,23 @@ pub struct Lines {
     blank: Arc<Blank>,
 }
 
-/// Everything kept about one cell.
+/// Everything kept about one cell, in 40 bytes (a new game copies every
+/// cell's, and a move reads and writes 4 × 2r of them).
 #[derive(Clone, Copy, Debug)]
 struct Cell {
-    /// Line code per direction, as (low, high) 64-bit words: direction
-    /// `d`'s are words `2d` and `2d + 1`.
-    codes: [u64; 8],
+    /// Line code per direction, the low 64 bits (all of it for windows of
+    /// up to 32 cells, k ≤ 16; the rest is in [`Lines`]' `high`).
+    codes: [u64; 4],
     /// Both players' shapes per direction.
     pairs: Pairs,
     /// 0 empty, 1 black, 2 white.
     state: u8,
 }
 
-impl Cell {
-    /// Direction `d`'s line code.
-    #[inline(always)]
-    fn code(&self, d: usize) -> [u64; 2] {
-        [self.codes[2 * d], self.codes[2 * d + 1]]
-    }
-}
-
 #[derive(Debug)]
 struct Blank {
     cells: Vec<Cell>,
+    high: Vec<[u64; 4]>,
     counts: ShapeCounts,
 }
 
@@ -133,20 +130,29 @@ impl Lines {
             .empty_codes
             .iter()
             .map(|&codes| Cell {
-                codes: std::array::from_fn(|i| codes[i / 2][i % 2]),
+                codes: codes.map(|c| c[0]),
                 pairs: codes.map(|c| classifier.classify(c)),
                 state: 0,
             })
             .collect();
+        // Two bits for each of the 2r cells of a window.
+        let wide = 4 * super::shape::radius(rules.k, rules.rule) > 64;
+        let high: Vec<[u64; 4]> = if wide {
+            geo.empty_codes.iter().map(|c| c.map(|c| c[1])).collect()
+        } else {
+            Vec::new()
+        };
         let counts = [[0; Shape::NUM]; 3];
         Lines {
             blank: Arc::new(Blank {
                 cells: cells.clone(),
+                high: high.clone(),
                 counts,
             }),
             geo,
             classifier,
             cells,
+            high,
             counts,
             track_counts: true,
             history: Vec::with_capacity(n),
@@ -184,6 +190,7 @@ impl Lines {
         self.history.clear();
         self.unscored = 0;
         self.cells.copy_from_slice(&self.blank.cells);
+        self.high.copy_from_slice(&self.blank.high);
         self.counts = self.blank.counts;
         sheets.reset();
     }
@@ -262,7 +269,8 @@ impl Lines {
     /// to the sheets.
     #[inline(always)]
     fn set_cell(&mut self, cell: usize, state: u8, sheets: Option<&mut Sheets>) {
-        let (geo, cells, counts) = (&*self.geo, &mut self.cells, &mut self.counts);
+        let (geo, counts) = (&*self.geo, &mut self.counts);
+        let cells = (&mut self.cells[..], &mut self.high[..]);
         let at = (cell, state);
         // One dispatch per move, so the per-cell loop is specialised for
         // the flat table (the case that matters for speed) and for whether
@@ -276,14 +284,20 @@ impl Lines {
                     debug_assert!((code[0] as usize) < table.len());
                     unsafe { *table.get_unchecked(code[0] as usize) }
                 };
+                // A flat table's windows are at most 10 cells: never wide.
                 if track {
-                    update::<true>(geo, cells, counts, at, sheets, classify)
+                    update::<true, false>(geo, cells, counts, at, sheets, classify)
                 } else {
-                    update::<false>(geo, cells, counts, at, sheets, classify)
+                    update::<false, false>(geo, cells, counts, at, sheets, classify)
                 }
             }
             (sparse, _) => {
-                update::<true>(geo, cells, counts, at, sheets, |code| sparse.classify(code))
+                let classify = |code| sparse.classify(code);
+                if cells.1.is_empty() {
+                    update::<true, false>(geo, cells, counts, at, sheets, classify)
+                } else {
+                    update::<true, true>(geo, cells, counts, at, sheets, classify)
+                }
             }
         };
     }
@@ -294,6 +308,7 @@ impl Lines {
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
         (self.cells.capacity() + self.blank.cells.capacity()) * size_of::<Cell>()
+            + (self.high.capacity() + self.blank.high.capacity()) * size_of::<[u64; 4]>()
             + self.history.capacity() * size_of::<(u16, u8, u64)>()
     }
 
@@ -385,9 +400,9 @@ pub(crate) fn shape_for(state: usize, pair: PairIndex) -> usize {
 /// The body of [`Lines::set_cell`], for one way of classifying line codes;
 /// returns the number of (cell, direction) updates.
 #[inline(always)]
-fn update<const COUNT: bool>(
+fn update<const COUNT: bool, const WIDE: bool>(
     geo: &Geometry,
-    cells: &mut [Cell],
+    (cells, high): (&mut [Cell], &mut [[u64; 4]]),
     counts: &mut ShapeCounts,
     (cell, state): (usize, u8),
     mut sheets: Option<&mut Sheets>,
@@ -423,13 +438,23 @@ fn update<const COUNT: bool>(
     let flip = (state ^ old_state as u8) as u64;
     let touches = geo.touches(cell);
     for t in touches {
-        let (q, w) = (t.cell as usize, t.word as usize & 7);
-        let d = w / 2;
+        let (q, d) = (t.cell as usize, (t.word >> 1) as usize & 3);
         debug_assert!(q < cells.len());
         // SAFETY: see the assertion above.
         let c = unsafe { cells.get_unchecked_mut(q) };
-        c.codes[w] ^= flip << t.shift;
-        let new = classify(c.code(d));
+        // The low word unless the field is past bit 64 (wide windows only).
+        let code = if WIDE {
+            if t.word & 1 == 0 {
+                c.codes[d] ^= flip << t.shift;
+            } else {
+                high[q][d] ^= flip << t.shift;
+            }
+            [c.codes[d], high[q][d]]
+        } else {
+            c.codes[d] ^= flip << t.shift;
+            [c.codes[d], 0]
+        };
+        let new = classify(code);
         let old = std::mem::replace(&mut c.pairs[d], new);
         let qs = c.state as usize;
         // Only stones count (an empty cell's pair would go to the sink row

@@ -583,6 +583,27 @@ proptest! {
         retire(e);
     }
 
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+    /// Windows of more than 32 cells (k ≥ 18, or k ≥ 17 under the exact
+    /// rule), whose line codes need a second 64-bit word.
+    #[test]
+    fn shapes_match_reference_wide_windows(
+        (rules, picks, free) in game_and_picks(vec![
+            rules(20, 20, 18, Rule::Freestyle),
+            rules(19, 21, 17, Rule::Exact),
+        ])
+    ) {
+        let (e, g, _) = arbitrary_position(rules, &picks, free);
+        check_against_reference(&e, &g)?;
+        retire(e);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
     /// Positions of real games (alternating, ended at the first win),
     /// where stones are sparse and the deeper levels matter most.
     #[test]
@@ -1248,4 +1269,33 @@ fn evaluate_wins_with_a_four_and_loses_to_an_open_four() {
         "O's a3-b2-c1 is only a closed two"
     );
     assert_eq!(e.evaluate(O), WIN, "a3-b2-c1 needs only a3");
+}
+
+/// Windows of more than 32 cells keep their far ends in a second word: a
+/// run that reaches them must be seen, both when it is built and when it
+/// is taken down again (every stone placed and removed in turn, each
+/// position checked against the reference).
+#[test]
+fn wide_windows_see_their_far_ends() {
+    for (rules, run) in [
+        (rules(20, 20, 18, Rule::Freestyle), 17),
+        (rules(19, 21, 17, Rule::Exact), 16),
+    ] {
+        let mut e = Evaluator::new(Weights::default_for(rules));
+        let mut g = Grid::new(rules);
+        let cells: Vec<Move> = (1..=run).map(|x| Move { x, y: 3 }).collect();
+        for &m in &cells {
+            place(&mut e, &mut g, m, Color::Black);
+        }
+        // One stone short of k: the empty end cell completes it.
+        let end = Move { x: 0, y: 3 };
+        assert_eq!(e.shapes_at(end, Color::Black)[0], Shape::Win, "{rules}");
+        check_against_reference(&e, &g).unwrap();
+        for _ in &cells {
+            e.undo();
+            let m = g.cells.iter().rposition(|&c| c != 0).unwrap();
+            g.cells[m] = 0;
+            check_against_reference(&e, &g).unwrap();
+        }
+    }
 }
