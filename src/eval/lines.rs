@@ -33,7 +33,7 @@ pub(crate) type ShapeCounts = [[i32; Shape::NUM]; 3];
 /// One cell whose shapes (or owner) a move changed: what [`Sheets`] need
 /// to rescore it.
 #[derive(Clone, Copy, Debug)]
-pub struct Change {
+pub(crate) struct Change {
     pub(crate) cell: usize,
     pub(crate) pairs: Pairs,
     pub(crate) occupied: bool,

@@ -14,7 +14,7 @@ mod sheet;
 mod weights;
 
 pub use evaluator::{Evaluator, LOSS, WIN};
-pub use lines::{Change, Lines};
+pub use lines::Lines;
 pub use shape::{Shape, SHAPES, WEIGHTED};
 pub use sheet::Sheets;
 pub use weights::{
