@@ -25,7 +25,7 @@ pub struct Args {
 }
 
 /// Games per second of `black` vs `white` on one thread for about `secs`,
-/// plies per game, and the first games played (for [`line_updates`]).
+/// plies per game, and the first games played (for [`cell_updates`]).
 fn games_per_second(
     rules: Rules,
     black: &mut dyn Player,
@@ -54,10 +54,10 @@ fn games_per_second(
     Ok((games as f64 / t, plies as f64 / games as f64, sample))
 }
 
-/// Line updates (one cell's shapes in one direction) per ply over `games`,
+/// Cell updates (one cell's line code and shapes in one direction) per ply over `games`,
 /// counted by replaying them: the evaluator's unit of work, which two
 /// greedy players in one game share.
-fn line_updates(rules: Rules, games: &[Board]) -> f64 {
+fn cell_updates(rules: Rules, games: &[Board]) -> f64 {
     let mut e = Evaluator::for_cell_scores(shipped_weights(rules));
     let mut plies = 0;
     for b in games {
@@ -81,9 +81,9 @@ pub fn run(a: Args) -> Result<()> {
     let mut g1 = Greedy::new(w.clone());
     let mut g2 = Greedy::new(w.clone());
     let (gps, plies, sample) = games_per_second(rules, &mut g1, &mut g2, a.seconds)?;
-    let updates = gps * plies * line_updates(rules, &sample);
+    let updates = gps * plies * cell_updates(rules, &sample);
     println!(
-        "greedy vs greedy, 15x15 gomoku:     {gps:>10.0} games/s, {plies:.1} plies/game, {:.1}M plies/s, {:.0}M line updates/s",
+        "greedy vs greedy, 15x15 gomoku:     {gps:>10.0} games/s, {plies:.1} plies/game, {:.1}M plies/s, {:.0}M cell updates/s",
         gps * plies / 1e6,
         updates / 1e6
     );
