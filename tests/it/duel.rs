@@ -4,8 +4,9 @@
 //! the game the two players play on their own evaluators, and the duel's
 //! win detection (read off the shapes) equals the board's.
 
+use crate::common::strategies::{rules_of, weights_from};
 use mnk::arena::{game_rng, play_game, random_openings, OpeningStyle};
-use mnk::eval::{shipped_weights, Weights, WEIGHTED};
+use mnk::eval::{shipped_weights, Weights};
 use mnk::game::{Board, Move, Rules};
 use mnk::players::{Greedy, Player, PlayerError, Rng};
 use proptest::prelude::*;
@@ -27,7 +28,7 @@ impl Player for Plain {
 /// Rule sets covering the flat shape table (k ≤ 6) and the memoised one
 /// (k = 7), both rules, small and non-square boards.
 fn rules() -> impl Strategy<Value = Rules> {
-    prop::sample::select(vec![
+    rules_of(&[
         "tictactoe",
         "gomoku",
         "7x7x4",
@@ -36,25 +37,12 @@ fn rules() -> impl Strategy<Value = Rules> {
         "10x10x6",
         "12x12x7",
     ])
-    .prop_map(|s| s.parse::<Rules>().unwrap())
 }
 
 /// Weights from a few small values, so that equal scores (and the seeded
 /// draw between them) are common.
 fn weights(rules: Rules) -> impl Strategy<Value = Weights> {
-    let v = || prop::sample::select(vec![0.0, 1.0, 2.0, 5.0, 40.0]);
-    (
-        prop::array::uniform::<_, WEIGHTED>(v()),
-        prop::array::uniform::<_, WEIGHTED>(v()),
-        prop::sample::select(vec![0.5, 1.0, 2.0]),
-    )
-        .prop_map(move |(own, opp, attack)| {
-            let mut w = Weights::default_for(rules);
-            w.own = own;
-            w.opp = opp;
-            w.attack = attack;
-            w
-        })
+    weights_from(rules, &[0.0, 1.0, 2.0, 5.0, 40.0], &[0.5, 1.0, 2.0], &[1.0])
 }
 
 fn game_pair() -> impl Strategy<Value = (Rules, Weights, Weights, u64)> {

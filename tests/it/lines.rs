@@ -6,12 +6,13 @@
 //! `tests/it/eval.rs` holds to the reference classifier), and the shapes
 //! agree.
 
-use mnk::eval::{Evaluator, Lines, Sheets, Weights, WEIGHTED};
+use crate::common::strategies::{rules_of, weights_from};
+use mnk::eval::{Evaluator, Lines, Sheets, Weights};
 use mnk::game::{Board, Color, Rules};
 use proptest::prelude::*;
 
 fn rules() -> impl Strategy<Value = Rules> {
-    prop::sample::select(vec![
+    rules_of(&[
         "tictactoe",
         "gomoku",
         "7x7x4",
@@ -21,22 +22,15 @@ fn rules() -> impl Strategy<Value = Rules> {
         "12x12x7",
         "13x13x8-exact",
     ])
-    .prop_map(|s| s.parse::<Rules>().unwrap())
 }
 
 fn weights(rules: Rules) -> impl Strategy<Value = Weights> {
-    let v = || prop::sample::select(vec![0.0, 0.5, 1.0, 3.0, 1e-7, 7e5]);
-    (
-        prop::array::uniform::<_, WEIGHTED>(v()),
-        prop::array::uniform::<_, WEIGHTED>(v()),
-        prop::sample::select(vec![0.25, 1.0, 3.0]),
-        prop::sample::select(vec![0.5, 1.0]),
+    weights_from(
+        rules,
+        &[0.0, 0.5, 1.0, 3.0, 1e-7, 7e5],
+        &[0.25, 1.0, 3.0],
+        &[0.5, 1.0],
     )
-        .prop_map(move |(own, opp, attack, defence)| {
-            let mut w = Weights::default_for(rules);
-            (w.own, w.opp, w.attack, w.defence) = (own, opp, attack, defence);
-            w
-        })
 }
 
 /// A game's worth of steps: a cell index to play (taken modulo the empty

@@ -6,6 +6,7 @@
 #![allow(dead_code)] // each test module uses a part of it
 
 pub mod live;
+pub mod strategies;
 
 use mnk::eval::Weights;
 use mnk::train::{NoObserver, RunConfig, Trainer};
