@@ -390,11 +390,11 @@ impl Lines {
 }
 
 /// The shape index that counts for a cell in `state` (0 empty → sink 0):
-/// black's shape is the pair's high three bits, white's the low three, and
-/// an empty cell shifts both out, so the choice needs no branch.
+/// black's shape is bits 4–6 of the pair index, white's bits 1–3, and an
+/// empty cell shifts both out, so the choice needs no branch.
 #[inline(always)]
 pub(crate) fn shape_for(state: usize, pair: PairIndex) -> usize {
-    ((pair as usize) >> (3 * (2 - state))) & 7
+    ((pair as usize) >> (1 + 3 * (2 - state))) & 7
 }
 
 /// The body of [`Lines::set_cell`], for one way of classifying line codes;
@@ -467,8 +467,7 @@ fn update<const COUNT: bool, const WIDE: bool>(
         // Occupied cells too: −∞ either way, and no branch to mispredict.
         if let Some(s) = sheets.as_deref_mut() {
             // SAFETY: `q` is a cell of this board (see the assertion
-            // above), and the classifier gives pair indices (black's shape
-            // × 8 + white's), below 64.
+            // above), and the classifier gives pair indices.
             unsafe { s.apply_unchecked(q, &c.pairs, c.state) };
         }
     }

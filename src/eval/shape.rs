@@ -358,23 +358,27 @@ fn fits_table(r: usize) -> bool {
     2 * r <= TABLE_CELLS
 }
 
-/// A `[black's, white's]` shape pair as one byte, `black × 8 + white`: the
-/// unit the line tables store and the weight tables are indexed by.
+/// A `[black's, white's]` shape pair as one byte, `2 × (black × 8 +
+/// white)`: the unit the line tables store. Doubled, so that it is the
+/// offset in `f64`s of the pair's entry in a table of `[f64; 2]`, which the
+/// processor scales by 8 in the load itself (a table of 16-byte entries
+/// would need a shift per lookup, four per changed cell).
 pub(crate) type PairIndex = u8;
 
 /// The pair index of black's and white's shapes.
 #[inline(always)]
 pub(crate) const fn pair_index(black: u8, white: u8) -> PairIndex {
-    black * Shape::NUM as u8 + white
+    (black * Shape::NUM as u8 + white) << 1
 }
 
 /// The shape of `color` (0 black, 1 white) in a pair index.
 #[inline(always)]
 pub(crate) const fn pair_shape(pair: PairIndex, color: usize) -> u8 {
+    let p = pair >> 1;
     if color == 0 {
-        pair / Shape::NUM as u8
+        p / Shape::NUM as u8
     } else {
-        pair % Shape::NUM as u8
+        p % Shape::NUM as u8
     }
 }
 

@@ -78,8 +78,9 @@ fn terms(weights: &Weights, mover: Color) -> [f64; PAIRS] {
     own[1..=n].copy_from_slice(&weights.own[..n]);
     opp[1..=n].copy_from_slice(&weights.opp[..n]);
     let me = mover.index();
+    // Entry p is pair index 2p.
     std::array::from_fn(|p| {
-        let p = p as u8;
+        let p = 2 * p as u8;
         let (mine, theirs) = (pair_shape(p, me), pair_shape(p, 1 - me));
         weights.attack * own[mine as usize] + weights.defence * opp[theirs as usize]
     })
@@ -123,7 +124,7 @@ impl Sheets {
     pub(crate) fn apply(&mut self, c: &Change) {
         let t = &self.term;
         // Pair indices are below 64; the mask lets the compiler see it.
-        let p = |d: usize| &t[c.pairs[d] as usize & (PAIRS - 1)];
+        let p = |d: usize| &t[(c.pairs[d] >> 1) as usize & (PAIRS - 1)];
         // A lookup, not a branch: occupancy is unpredictable.
         let penalty = &[[0.0; 2], [f64::NEG_INFINITY; 2]][c.occupied as usize];
         let ([s0, s1], [k0, k1]) = sum([p(0), p(1), p(2), p(3), penalty]);
@@ -140,14 +141,18 @@ impl Sheets {
     ///
     /// # Safety
     /// `cell` must be below [`Sheets::cells`], and the pairs must be pair
-    /// indices (below 64).
+    /// indices (even, below 128).
     #[inline(always)]
     pub(crate) unsafe fn apply_unchecked(&mut self, cell: usize, pairs: &Pairs, state: u8) {
         debug_assert!(cell < self.cells());
-        debug_assert!(pairs.iter().all(|&p| (p as usize) < PAIRS));
-        let t = &self.term;
-        // SAFETY: the caller's: pair indices are below 64, the table's size.
-        let p = |d: usize| unsafe { t.get_unchecked(pairs[d] as usize) };
+        debug_assert!(pairs
+            .iter()
+            .all(|&p| (p as usize) < 2 * PAIRS && p % 2 == 0));
+        let base = self.term.as_ptr().cast::<f64>();
+        // SAFETY: the caller's: a pair index is the offset in f64s of its
+        // entry (twice the entry's number, below 64), so the `[f64; 2]` at
+        // that offset is inside the table and aligned like its entries.
+        let p = |d: usize| unsafe { &*base.add(pairs[d] as usize).cast::<[f64; 2]>() };
         // The cell's state (0 empty, 1 or 2 a stone) picks its penalty.
         const PENALTY: [[f64; 2]; 4] = [
             [0.0; 2],
