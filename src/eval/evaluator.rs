@@ -73,25 +73,20 @@ impl Evaluator {
     }
 
     fn on(lines: Lines, weights: Weights) -> Evaluator {
-        let mut e = Evaluator {
+        let [own_by_shape, opp_by_shape] = weights.by_shape();
+        Evaluator {
             sheets: Sheets::new([(&weights, Color::Black), (&weights, Color::White)], &lines),
             lines,
-            weights: weights.clone(),
-            own_by_shape: [0.0; Shape::NUM],
-            opp_by_shape: [0.0; Shape::NUM],
-        };
-        e.set_weights(weights);
-        e
+            weights,
+            own_by_shape,
+            opp_by_shape,
+        }
     }
 
     /// Replaces the weights (same game) and rebuilds every score.
     pub fn set_weights(&mut self, weights: Weights) {
         debug_assert_eq!(weights.game, *self.lines.rules());
-        let n = weights.shape_count();
-        self.own_by_shape = [0.0; Shape::NUM];
-        self.opp_by_shape = [0.0; Shape::NUM];
-        self.own_by_shape[1..=n].copy_from_slice(&weights.own[..n]);
-        self.opp_by_shape[1..=n].copy_from_slice(&weights.opp[..n]);
+        [self.own_by_shape, self.opp_by_shape] = weights.by_shape();
         self.sheets = Sheets::new(
             [(&weights, Color::Black), (&weights, Color::White)],
             &self.lines,

@@ -11,7 +11,7 @@
 //!
 //! A stone changes only the codes of the cells on its 4 lines within the
 //! window radius, so a move updates at most 4 × 2r cells and never rescans
-//! the board. Each changed cell is handed to the sheets as a [`Change`].
+//! the board. Each changed cell is rescored on the sheets.
 //!
 //! Optionally (search needs it, the greedy player does not) `Lines` also
 //! counts, per colour, the (stone, direction) pairs of each shape, which
@@ -29,15 +29,6 @@ const UNSCORED: u8 = 0x80;
 /// `counts[state][shape]`: (stone, direction) pairs per shape, by cell
 /// state (row 0, empty cells, is a sink so updates need no branch).
 pub(crate) type ShapeCounts = [[i32; Shape::NUM]; 3];
-
-/// One cell whose shapes (or owner) a move changed: what [`Sheets`] need
-/// to rescore it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Change {
-    pub(crate) cell: usize,
-    pub(crate) pairs: Pairs,
-    pub(crate) occupied: bool,
-}
 
 /// A cell's four [`PairIndex`]es, by direction. A direction's update is
 /// one byte store, and readers read bytes, never the whole word (a load
@@ -105,7 +96,6 @@ struct Cell {
 struct Blank {
     cells: Vec<Cell>,
     high: Vec<[u64; 4]>,
-    counts: ShapeCounts,
 }
 
 /// The game and the position's length: the arrays are too large to print
@@ -142,18 +132,16 @@ impl Lines {
         } else {
             Vec::new()
         };
-        let counts = [[0; Shape::NUM]; 3];
         Lines {
             blank: Arc::new(Blank {
                 cells: cells.clone(),
                 high: high.clone(),
-                counts,
             }),
             geo,
             classifier,
             cells,
             high,
-            counts,
+            counts: [[0; Shape::NUM]; 3],
             track_counts: true,
             history: Vec::with_capacity(n),
             unscored: 0,
@@ -191,7 +179,8 @@ impl Lines {
         self.unscored = 0;
         self.cells.copy_from_slice(&self.blank.cells);
         self.high.copy_from_slice(&self.blank.high);
-        self.counts = self.blank.counts;
+        // The empty board has no stones to count.
+        self.counts = [[0; Shape::NUM]; 3];
         sheets.reset();
     }
 
@@ -312,22 +301,14 @@ impl Lines {
             + self.history.capacity() * size_of::<(u16, u8, u64)>()
     }
 
-    /// The state of every cell now, as changes: how a new sheet catches up.
-    pub(crate) fn cells(&self) -> impl Iterator<Item = Change> + '_ {
-        self.cells.iter().enumerate().map(|(cell, c)| Change {
-            cell,
-            pairs: c.pairs,
-            occupied: c.state != 0,
-        })
+    /// Every cell's shape pairs and state now: how a new sheet catches up.
+    pub(crate) fn cells(&self) -> impl Iterator<Item = (&Pairs, u8)> + '_ {
+        self.cells.iter().map(|c| (&c.pairs, c.state))
     }
 
-    /// The empty board's cells, as changes: how a sheet builds its blank.
-    pub(crate) fn blank_cells(&self) -> impl Iterator<Item = Change> + '_ {
-        self.blank.cells.iter().enumerate().map(|(cell, c)| Change {
-            cell,
-            pairs: c.pairs,
-            occupied: false,
-        })
+    /// The empty board's cells: how a sheet builds its blank.
+    pub(crate) fn blank_cells(&self) -> impl Iterator<Item = (&Pairs, u8)> + '_ {
+        self.blank.cells.iter().map(|c| (&c.pairs, c.state))
     }
 
     /// The shape a `color` stone at `m` makes (or has, if it is there) in
@@ -355,6 +336,7 @@ impl Lines {
 
     /// Calls `f` with the shape counts: the maintained ones, or counts
     /// recomputed from the cells when they are not tracked.
+    #[inline]
     pub(crate) fn with_counts<R>(&self, f: impl FnOnce(&ShapeCounts) -> R) -> R {
         if self.track_counts {
             return f(&self.counts);
@@ -381,11 +363,7 @@ impl Lines {
             let c = &c[color.index() + 1];
             c[Shape::OpenIn1 as usize] + c[Shape::ClosedIn1 as usize] > 0
         };
-        if self.track_counts {
-            near(&self.counts)
-        } else {
-            self.with_counts(near)
-        }
+        self.with_counts(near)
     }
 }
 
@@ -425,13 +403,8 @@ fn update<const COUNT: bool, const WIDE: bool>(
         }
     }
     me.state = state;
-    let change = Change {
-        cell,
-        pairs: me.pairs,
-        occupied: state != 0,
-    };
     if let Some(s) = sheets.as_deref_mut() {
-        s.apply(&change);
+        s.apply(cell, &me.pairs, state);
     }
     // The played cell's field in each neighbour's code goes from the old
     // state to the new one: the two differ in exactly the bits of `flip`.

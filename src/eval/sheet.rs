@@ -16,7 +16,7 @@
 //! its occupancy: incremental updates and a rebuild from scratch agree bit
 //! for bit, and ties between cells are exact.
 
-use super::lines::{Change, Lines, Pairs};
+use super::lines::{Lines, Pairs};
 use super::shape::{pair_shape, Shape};
 use super::weights::Weights;
 use crate::game::Color;
@@ -73,10 +73,7 @@ impl std::fmt::Debug for Sheets {
 
 /// One sheet's term of one direction, by shape pair.
 fn terms(weights: &Weights, mover: Color) -> [f64; PAIRS] {
-    let n = weights.shape_count();
-    let (mut own, mut opp) = ([0.0; Shape::NUM], [0.0; Shape::NUM]);
-    own[1..=n].copy_from_slice(&weights.own[..n]);
-    opp[1..=n].copy_from_slice(&weights.opp[..n]);
+    let [own, opp] = weights.by_shape();
     let me = mover.index();
     // Entry p is pair index 2p.
     std::array::from_fn(|p| {
@@ -103,8 +100,8 @@ impl Sheets {
                 })
             }),
         };
-        for c in lines.blank_cells() {
-            s.apply(&c);
+        for (cell, (pairs, state)) in lines.blank_cells().enumerate() {
+            s.apply(cell, pairs, state);
         }
         s.blank = [0, 1].map(|i| {
             Arc::new(Blank {
@@ -112,26 +109,23 @@ impl Sheets {
                 keys: s.keys[i].clone(),
             })
         });
-        for c in lines.cells() {
-            s.apply(&c);
+        for (cell, (pairs, state)) in lines.cells().enumerate() {
+            s.apply(cell, pairs, state);
         }
         s
     }
 
-    /// Rescores one changed cell on both sheets: always the same sum in the
-    /// same order, so equal shapes give bit-identical scores.
-    #[inline(always)]
-    pub(crate) fn apply(&mut self, c: &Change) {
-        let t = &self.term;
-        // Pair indices are below 64; the mask lets the compiler see it.
-        let p = |d: usize| &t[(c.pairs[d] >> 1) as usize & (PAIRS - 1)];
-        // A lookup, not a branch: occupancy is unpredictable.
-        let penalty = &[[0.0; 2], [f64::NEG_INFINITY; 2]][c.occupied as usize];
-        let ([s0, s1], [k0, k1]) = sum([p(0), p(1), p(2), p(3), penalty]);
-        self.scores[0][c.cell] = s0;
-        self.scores[1][c.cell] = s1;
-        self.keys[0][c.cell] = k0;
-        self.keys[1][c.cell] = k1;
+    /// Rescores one cell on both sheets from its shape pairs and state (0
+    /// empty, 1 or 2 a stone): always the same sum in the same order, so
+    /// equal shapes give bit-identical scores.
+    #[inline]
+    pub(crate) fn apply(&mut self, cell: usize, pairs: &Pairs, state: u8) {
+        assert!(cell < self.cells(), "cell {cell} of another game");
+        assert!(pairs
+            .iter()
+            .all(|&p| (p as usize) < 2 * PAIRS && p % 2 == 0));
+        // SAFETY: both just checked.
+        unsafe { self.apply_unchecked(cell, pairs, state) }
     }
 
     /// [`Sheets::apply`] without bounds checks, for the update loop, with

@@ -138,6 +138,16 @@ impl Weights {
         Shape::count(self.game.k)
     }
 
+    /// `[own, opp]` indexed by [`Shape`]: 0 for [`Shape::None`] and for the
+    /// shapes this game does not have.
+    pub(crate) fn by_shape(&self) -> [[f64; Shape::NUM]; 2] {
+        let n = self.shape_count();
+        let (mut own, mut opp) = ([0.0; Shape::NUM], [0.0; Shape::NUM]);
+        own[1..=n].copy_from_slice(&self.own[..n]);
+        opp[1..=n].copy_from_slice(&self.opp[..n]);
+        [own, opp]
+    }
+
     /// A hand-set starting point for any game: each level of threat is worth
     /// far more than the one below it, own shapes a little more than the
     /// opponent's (so a win beats a block and a four beats blocking a three).

@@ -2,8 +2,8 @@
 //! given the random generator they are handed (ties are broken by it, never
 //! by the clock), so a game is a pure function of its seed.
 //!
-//! - [`Greedy`]: the static player of the brief (best cell score, chosen by
-//!   [`argmax_random`]); [`GreedyDuel`]: two of them in one game on one
+//! - [`Greedy`]: the static player of the brief (best cell score, chosen as
+//!   [`argmax_random`] would); [`GreedyDuel`]: two of them in one game on one
 //!   shared set of shapes, the same moves for half the work.
 //! - [`Search`]: negamax alpha-beta over the best cells, iterative deepening,
 //!   a transposition table with sound bounds.

@@ -313,46 +313,33 @@ impl Search {
         out.clear();
         let rules = *self.board.rules();
         let cells = self.board.cells();
-        let is_win = |i: usize| {
-            cells[i] == 0
-                && self
+        let is_win = |i: usize| cells[i] == 0 && self.eval.lines().wins_at_cell(i, color);
+        // A winning cell's line holds a stone of `color` next to it (k ≥ 3),
+        // and that stone is one move from a win: look only beside those.
+        let own = color.index() as u8 + 1;
+        let (w, h) = (rules.width as i32, rules.height as i32);
+        for m in self.board.moves() {
+            if cells[rules.index(m)] != own
+                || !self
                     .eval
-                    .shapes_at(self.cell_moves[i], color)
-                    .contains(&Shape::Win)
-        };
-        if rules.k < 2 {
-            // A line of one holds no neighbour: look at every cell.
-            out.extend(
-                (0..cells.len())
-                    .filter(|&i| is_win(i))
-                    .map(|i| (0.0, i as u16)),
-            );
-        } else {
-            let own = color.index() as u8 + 1;
-            let (w, h) = (rules.width as i32, rules.height as i32);
-            for m in self.board.moves() {
-                if cells[rules.index(m)] != own
-                    || !self
-                        .eval
-                        .shapes_at(m, color)
-                        .iter()
-                        .any(|s| matches!(s, Shape::Win | Shape::OpenIn1 | Shape::ClosedIn1))
-                {
+                    .shapes_at(m, color)
+                    .iter()
+                    .any(|s| matches!(s, Shape::Win | Shape::OpenIn1 | Shape::ClosedIn1))
+            {
+                continue;
+            }
+            for (dx, dy) in NEIGHBOURS {
+                let (x, y) = (m.x as i32 + dx, m.y as i32 + dy);
+                if x < 0 || y < 0 || x >= w || y >= h {
                     continue;
                 }
-                for (dx, dy) in NEIGHBOURS {
-                    let (x, y) = (m.x as i32 + dx, m.y as i32 + dy);
-                    if x < 0 || y < 0 || x >= w || y >= h {
-                        continue;
-                    }
-                    let i = (y * w + x) as usize;
-                    if is_win(i) && !out.iter().any(|&(_, c)| c as usize == i) {
-                        out.push((0.0, i as u16));
-                    }
+                let i = (y * w + x) as usize;
+                if is_win(i) && !out.iter().any(|&(_, c)| c as usize == i) {
+                    out.push((0.0, i as u16));
                 }
             }
-            out.sort_unstable_by_key(|&(_, c)| c);
         }
+        out.sort_unstable_by_key(|&(_, c)| c);
         out.truncate(max);
     }
 
