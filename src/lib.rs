@@ -22,5 +22,6 @@ pub mod play;
 pub mod players;
 pub mod plot;
 pub mod records;
+pub mod threats;
 pub mod train;
 pub mod util;

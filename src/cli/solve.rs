@@ -1,10 +1,13 @@
-//! `mnk solve`: exact value and optimal moves of a position.
+//! `mnk solve`: exact value and optimal moves of a position, or, with
+//! `--vcf`/`--vct`, whether the side to move wins by threats on any board.
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mnk::eval::{shipped_weights, Evaluator};
 use mnk::game::perft::{self, Progress};
-use mnk::game::Rules;
+use mnk::game::{Board, Move, Rules};
 use mnk::players::Solver;
+use mnk::threats::{check_line, Mode, ThreatSearch, Verdict};
 use std::time::{Duration, Instant};
 
 /// The flags of `mnk solve`.
@@ -19,6 +22,19 @@ pub struct Args {
     /// Refuse positions with more empty cells than this.
     #[arg(long, default_value_t = 16)]
     limit: usize,
+    /// Instead of solving exactly: can the side to move win by continuous
+    /// fours (any board)? Prints the winning line.
+    #[arg(long, conflicts_with_all = ["vct", "stats"])]
+    vcf: bool,
+    /// Like --vcf, with threes as well as fours (every defence searched).
+    #[arg(long, conflicts_with = "stats")]
+    vct: bool,
+    /// With --vcf/--vct: give up after this many nodes.
+    #[arg(long, default_value_t = 10_000_000, value_name = "NODES")]
+    budget: u64,
+    /// With --vct: at most this many attacker moves.
+    #[arg(long, default_value_t = 12, value_name = "MOVES")]
+    depth: u32,
     /// The position: moves from the empty board, black first (b2 or 1,1).
     moves: Vec<String>,
 }
@@ -26,6 +42,10 @@ pub struct Args {
 /// Solves the position and prints its value and optimal moves.
 pub fn run(a: Args) -> Result<()> {
     let board = super::position(a.game, &a.moves)?;
+    if a.vcf || a.vct {
+        let mode = if a.vcf { Mode::Vcf } else { Mode::Vct };
+        return threat_solve(&board, mode, a.budget, a.depth);
+    }
     // Refuse a count that cannot finish before solving anything.
     if a.stats && !board.is_over() {
         let est = perft::estimate(&board);
@@ -75,6 +95,81 @@ pub fn run(a: Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `solve --vcf` / `--vct`: the verdict, and a win's line on the board.
+fn threat_solve(board: &Board, mode: Mode, budget: u64, depth: u32) -> Result<()> {
+    print!("{board}");
+    if let Some(o) = board.outcome() {
+        println!("the game is over: {o}");
+        return Ok(());
+    }
+    let rules = *board.rules();
+    let mover = board.to_move();
+    let mut eval = Evaluator::new(shipped_weights(rules));
+    eval.sync(board);
+    let mut search = ThreatSearch::new(rules, 20);
+    let t = Instant::now();
+    let verdict = search.solve(&mut eval, board.hash(), mover, mode, depth, budget);
+    let (elapsed, nodes) = (t.elapsed(), search.nodes());
+    let took = format!("{nodes} nodes, {:.3} ms", elapsed.as_secs_f64() * 1e3);
+    let what = mode.to_string().to_uppercase();
+    match verdict {
+        Verdict::Win { plies, .. } => {
+            let line = search.line(&mut eval, board.hash(), mover);
+            // The line is replayed on a plain board before it is shown.
+            check_line(board, mover, mode, &line).map_err(|e| {
+                anyhow::anyhow!("internal error: the {what} line fails its check: {e}")
+            })?;
+            println!("{mover} to move wins by {what} in {plies} plies ({took})");
+            let text: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+            println!("line: {}", text.join(" "));
+            print!("{}", numbered(board, &line));
+        }
+        Verdict::NoWin => {
+            let scope = match mode {
+                Mode::Vcf => String::new(),
+                Mode::Vct => format!(" within {depth} attacker moves"),
+            };
+            println!("{mover} to move has no {what}{scope} ({took})");
+        }
+        Verdict::Unknown => {
+            println!(
+                "{mover} to move: no {what} found within {budget} nodes (unknown; raise --budget)"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The board with the line's moves numbered in order (1–9, then a–z).
+fn numbered(board: &Board, line: &[Move]) -> String {
+    let rules = board.rules();
+    let rows = board.to_rows();
+    let mut out = String::from("   ");
+    for x in 0..rules.width {
+        out.push(' ');
+        out.push((b'a' + x) as char);
+    }
+    out.push('\n');
+    for (y, row) in rows.iter().enumerate() {
+        out.push_str(&format!("{:>3}", y + 1));
+        for (x, ch) in row.chars().enumerate() {
+            let at = line
+                .iter()
+                .position(|m| m.x as usize == x && m.y as usize == y);
+            let mark = match at {
+                Some(i) if i < 9 => (b'1' + i as u8) as char,
+                Some(i) if i < 35 => (b'a' + (i - 9) as u8) as char,
+                Some(_) => '*',
+                None => ch,
+            };
+            out.push(' ');
+            out.push(mark);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// A progress bar on stderr that appears only once the count has taken a

@@ -306,6 +306,13 @@ impl Lines {
         self.cells.iter().map(|c| (&c.pairs, c.state))
     }
 
+    /// One cell's shape pairs and state (0 empty, 1 black, 2 white).
+    #[inline]
+    pub(crate) fn cell(&self, cell: usize) -> (&Pairs, u8) {
+        let c = &self.cells[cell];
+        (&c.pairs, c.state)
+    }
+
     /// The empty board's cells: how a sheet builds its blank.
     pub(crate) fn blank_cells(&self) -> impl Iterator<Item = (&Pairs, u8)> + '_ {
         self.blank.cells.iter().map(|c| (&c.pairs, c.state))

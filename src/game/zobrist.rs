@@ -45,6 +45,14 @@ const fn build() -> [[u64; CELLS]; 2] {
     keys
 }
 
+/// The key a stone of `color` at `m` adds to a position's hash
+/// ([`Board::hash`](super::Board::hash) is the XOR of its stones' keys),
+/// for searches that track a hash of their own.
+#[inline]
+pub fn stone_key(color: super::Color, m: super::Move) -> u64 {
+    key(color.index(), m.x, m.y)
+}
+
 /// The key of a stone of colour index `color` at `(x, y)`.
 #[inline]
 pub(crate) fn key(color: usize, x: u8, y: u8) -> u64 {

@@ -1,0 +1,174 @@
+//! What a move threatens, read off the shapes, and which replies can stop
+//! a threat.
+//!
+//! The defence set is what makes the threat search (and the main search's
+//! proven losses) sound. When the attacker has no four but has cells `W`
+//! where one more stone wins in two (an open four, or two fours at once),
+//! a reply that is not
+//! - a win, a four of the defender's own,
+//! - or a cell in the *critical set* of every `w` in `W`
+//!
+//! loses: the attacker then plays a `w` outside whose critical set the
+//! reply fell, which still makes two completion cells, and the defender,
+//! who has no four to win with first, can block only one. The critical set
+//! of `w` is `w` and the cells within the window radius of `w` along each
+//! direction in which `w` makes a four: a stone anywhere else leaves the
+//! shapes of `w` in those directions, and their completion cells, as they
+//! were (a shape is a function of its window). So the replies worth
+//! searching are the intersection of the critical sets, plus the
+//! defender's fours.
+
+use crate::eval::shape::{pair_shape, radius};
+use crate::eval::{Lines, Shape};
+use crate::game::{Color, Rules};
+
+/// What a stone of one colour would make on an empty cell, from its shapes
+/// in the four directions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Makes {
+    /// k in a row: it wins.
+    pub win: bool,
+    /// Directions in which it makes a four (a (k−1) shape).
+    pub fours: u8,
+    /// It makes an open four (two or more completion cells on one line).
+    pub open_four: bool,
+    /// Directions in which it makes an open three (an open (k−2) shape).
+    pub threes: u8,
+}
+
+impl Makes {
+    /// One more stone here wins in two: an open four, or two fours.
+    #[inline]
+    pub fn wins_in_two(self) -> bool {
+        self.open_four || self.fours >= 2
+    }
+}
+
+/// What a `color` stone on `cell` makes.
+#[inline]
+pub(crate) fn makes(lines: &Lines, cell: usize, color: Color) -> Makes {
+    let (pairs, _) = lines.cell(cell);
+    let mut m = Makes::default();
+    for &p in pairs {
+        let s = pair_shape(p, color.index());
+        m.win |= s == Shape::Win as u8;
+        m.open_four |= s == Shape::OpenIn1 as u8;
+        m.fours += (s == Shape::OpenIn1 as u8 || s == Shape::ClosedIn1 as u8) as u8;
+        m.threes += (s == Shape::OpenIn2 as u8) as u8;
+    }
+    m
+}
+
+/// Whether `cell` is empty.
+#[inline]
+pub(crate) fn is_empty(lines: &Lines, cell: usize) -> bool {
+    lines.cell(cell).1 == 0
+}
+
+/// Fills `out` with the empty cells where `color` completes k, in cell
+/// order, stopping at `max`.
+pub(crate) fn win_cells(lines: &Lines, color: Color, out: &mut Vec<u16>, max: usize) {
+    out.clear();
+    for cell in 0..lines.rules().cells() {
+        if out.len() >= max {
+            break;
+        }
+        if is_empty(lines, cell) && lines.wins_at_cell(cell, color) {
+            out.push(cell as u16);
+        }
+    }
+}
+
+/// The four line directions as (dx, dy), in the order of a cell's shapes.
+const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// Scratch space for [`Defences::replies`], sized for one board.
+#[derive(Clone, Debug)]
+pub(crate) struct Defences {
+    rules: Rules,
+    radius: i32,
+    /// How many critical sets each cell is in (zero between calls).
+    hits: Vec<u16>,
+    touched: Vec<u16>,
+    wins: Vec<u16>,
+}
+
+impl Defences {
+    pub fn new(rules: Rules) -> Defences {
+        Defences {
+            rules,
+            radius: radius(rules.k, rules.rule) as i32,
+            hits: vec![0; rules.cells()],
+            touched: Vec::new(),
+            wins: Vec::new(),
+        }
+    }
+
+    /// The replies of `defender` that can stop `attacker`'s threats, when
+    /// the attacker has no four (no cell completing k) and the defender
+    /// cannot win at once; see the module doc. `None` when the attacker
+    /// has no cell that wins in two (no threat to answer: any reply holds
+    /// for now). Otherwise `out` holds the direct defences (cells in every
+    /// critical set) first, then the defender's other fours, each in cell
+    /// order; an empty `out` means every reply loses.
+    pub fn replies(&mut self, lines: &Lines, attacker: Color, out: &mut Vec<u16>) -> Option<()> {
+        out.clear();
+        let cells = self.rules.cells();
+        self.wins.clear();
+        for cell in 0..cells {
+            if is_empty(lines, cell) && makes(lines, cell, attacker).wins_in_two() {
+                self.wins.push(cell as u16);
+            }
+        }
+        if self.wins.is_empty() {
+            return None;
+        }
+        let (w, h) = (self.rules.width as i32, self.rules.height as i32);
+        for &cell in &self.wins {
+            let c = cell as usize;
+            self.hits[c] += 1;
+            self.touched.push(cell);
+            let (pairs, _) = lines.cell(c);
+            let (x, y) = (c as i32 % w, c as i32 / w);
+            for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                let s = pair_shape(pairs[d], attacker.index());
+                if s != Shape::OpenIn1 as u8 && s != Shape::ClosedIn1 as u8 {
+                    continue;
+                }
+                for sign in [-1, 1] {
+                    for t in 1..=self.radius {
+                        let (px, py) = (x + sign * t * dx, y + sign * t * dy);
+                        if px < 0 || py < 0 || px >= w || py >= h {
+                            break;
+                        }
+                        let p = (py * w + px) as usize;
+                        if is_empty(lines, p) {
+                            self.hits[p] += 1;
+                            self.touched.push(p as u16);
+                        }
+                    }
+                }
+            }
+        }
+        let all = self.wins.len() as u16;
+        let defender = attacker.opponent();
+        for cell in 0..cells {
+            if self.hits[cell] == all {
+                out.push(cell as u16);
+            }
+        }
+        for cell in 0..cells {
+            if self.hits[cell] != all
+                && is_empty(lines, cell)
+                && makes(lines, cell, defender).fours > 0
+            {
+                out.push(cell as u16);
+            }
+        }
+        for &t in &self.touched {
+            self.hits[t as usize] = 0;
+        }
+        self.touched.clear();
+        Some(())
+    }
+}

@@ -1,0 +1,498 @@
+//! The threat search itself: an AND/OR search over the attacker's threats
+//! and every reply that can hold, with a table of solved positions.
+
+use super::defence::{is_empty, makes, win_cells, Defences};
+use crate::eval::Evaluator;
+use crate::game::{stone_key, Color, Move, Rules};
+use std::fmt;
+use std::str::FromStr;
+
+/// Which threats the attacker may make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Fours only: victory by continuous fours.
+    Vcf,
+    /// Fours and threes: victory by continuous threats.
+    Vct,
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Mode::Vcf => "vcf",
+            Mode::Vct => "vct",
+        })
+    }
+}
+
+/// A threat-search mode that is neither `vcf` nor `vct`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown threat search '{0}' (expected vcf or vct)")]
+pub struct ModeParseError(pub String);
+
+impl FromStr for Mode {
+    type Err = ModeParseError;
+    fn from_str(s: &str) -> Result<Mode, ModeParseError> {
+        match s.to_ascii_lowercase().as_str() {
+            "vcf" => Ok(Mode::Vcf),
+            "vct" => Ok(Mode::Vct),
+            _ => Err(ModeParseError(s.into())),
+        }
+    }
+}
+
+/// What a threat search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The attacker wins `plies` plies from now at the latest, whatever
+    /// the defender does, starting with `first`.
+    Win {
+        /// The attacker's first move.
+        first: Move,
+        /// Plies to the win (both sides' moves), the defender's longest
+        /// resistance.
+        plies: u32,
+    },
+    /// No such win: every sequence of threats is refuted (within the
+    /// depth, for a depth-limited VCT).
+    NoWin,
+    /// The node budget ran out first.
+    Unknown,
+}
+
+impl Verdict {
+    /// Whether this is a proven win.
+    pub fn is_win(&self) -> bool {
+        matches!(self, Verdict::Win { .. })
+    }
+}
+
+/// A node's result inside the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum R {
+    Win(u32),
+    NoWin,
+    Unknown,
+}
+
+/// A table entry: a solved attacker-to-move position.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    /// 0 empty, 1 win, 2 no win.
+    result: u8,
+    /// For a win, plies to it; for no win, the depth it holds to.
+    plies: u8,
+    /// For a win, the attacker's move.
+    best: u16,
+    /// For no win, the attacker moves it was searched to.
+    depth: u8,
+}
+
+const EMPTY: u8 = 0;
+const WIN: u8 = 1;
+const NO_WIN: u8 = 2;
+
+/// Depth that never runs out (VCF needs none).
+const UNLIMITED: u32 = u8::MAX as u32;
+
+/// The threat searcher: its table and scratch space. It searches on the
+/// caller's [`Evaluator`] (moves played without rescoring, and all taken
+/// back), so inside the main search it costs no copy of the position.
+#[derive(Clone, Debug)]
+pub struct ThreatSearch {
+    rules: Rules,
+    table: Vec<Entry>,
+    defences: Defences,
+    buffers: Vec<Vec<u16>>,
+    wins: Vec<u16>,
+    hash: u64,
+    mode: Mode,
+    nodes: u64,
+    budget: u64,
+    aborted: bool,
+    /// The attacker-move depth of the last [`ThreatSearch::solve`].
+    depth: u32,
+}
+
+impl ThreatSearch {
+    /// A searcher for `rules` with a table of 2^`bits` entries (16 bytes
+    /// each).
+    pub fn new(rules: Rules, bits: u32) -> ThreatSearch {
+        ThreatSearch {
+            rules,
+            table: vec![Entry::default(); 1 << bits.clamp(4, 26)],
+            defences: Defences::new(rules),
+            buffers: Vec::new(),
+            wins: Vec::new(),
+            hash: 0,
+            mode: Mode::Vcf,
+            nodes: 0,
+            budget: 0,
+            aborted: false,
+            depth: UNLIMITED,
+        }
+    }
+
+    /// The game it searches.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Nodes of the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Heap bytes: the table and scratch space.
+    pub fn heap_bytes(&self) -> usize {
+        self.table.capacity() * std::mem::size_of::<Entry>()
+            + self.buffers.iter().map(|b| b.capacity() * 2).sum::<usize>()
+            + self.rules.cells() * 4
+    }
+
+    /// Forgets every solved position.
+    pub fn clear(&mut self) {
+        self.table.fill(Entry::default());
+    }
+
+    /// Can `attacker` win by `mode` threats in the position of `eval`
+    /// (whose board hash is `hash`), as if it were to move? `depth` bounds
+    /// the attacker's moves for VCT (VCF has no bound); `budget` the nodes.
+    ///
+    /// # Panics
+    /// If `eval` is not for this searcher's game.
+    pub fn solve(
+        &mut self,
+        eval: &mut Evaluator,
+        hash: u64,
+        attacker: Color,
+        mode: Mode,
+        depth: u32,
+        budget: u64,
+    ) -> Verdict {
+        assert_eq!(
+            eval.rules(),
+            &self.rules,
+            "a threat search for another game"
+        );
+        self.hash = hash;
+        self.mode = mode;
+        self.nodes = 0;
+        self.budget = budget;
+        self.aborted = false;
+        let depth = match mode {
+            Mode::Vcf => UNLIMITED,
+            Mode::Vct => depth.min(UNLIMITED - 1),
+        };
+        self.depth = depth;
+        match self.attack(eval, attacker, 0, depth) {
+            R::Win(plies) => {
+                let first = self.first_move(eval, attacker).expect("a win has a move");
+                Verdict::Win {
+                    first: self.rules.move_at(first as usize),
+                    plies,
+                }
+            }
+            R::NoWin => Verdict::NoWin,
+            R::Unknown => Verdict::Unknown,
+        }
+    }
+
+    /// The main line of a win [`ThreatSearch::solve`] just found (from
+    /// the same position): the attacker's moves and the defender's
+    /// replies, the longest-resisting reply where there is a choice, up to
+    /// the winning move. Empty if the position is not a win.
+    pub fn line(&mut self, eval: &mut Evaluator, hash: u64, attacker: Color) -> Vec<Move> {
+        self.hash = hash;
+        let mut line = Vec::new();
+        let defender = attacker.opponent();
+        let mut replies = Vec::new();
+        // Each step is solved again to the full depth: a win from the
+        // table may rest on a deeper search than the depth left.
+        let depth = self.depth;
+        loop {
+            // The attacker's move (solved again if the table lost it).
+            let mut first = self.first_move(eval, attacker);
+            if first.is_none() {
+                self.aborted = false;
+                self.budget = self.nodes + 1_000_000;
+                self.attack(eval, attacker, 0, depth);
+                first = self.first_move(eval, attacker);
+            }
+            let Some(a) = first else {
+                break;
+            };
+            let won = eval.lines().wins_at_cell(a as usize, attacker);
+            self.play(eval, a, attacker);
+            line.push(a);
+            if won || line.len() > self.rules.cells() {
+                break;
+            }
+            // The defender's reply: forced, or the one resisting longest.
+            win_cells(eval.lines(), attacker, &mut self.wins, 2);
+            let reply = if let Some(&w) = self.wins.first() {
+                Some(w)
+            } else if self
+                .defences
+                .replies(eval.lines(), attacker, &mut replies)
+                .is_some()
+            {
+                if replies.is_empty() {
+                    // Every reply loses: show one of them.
+                    replies.extend(
+                        (0..self.rules.cells())
+                            .filter(|&c| is_empty(eval.lines(), c))
+                            .map(|c| c as u16),
+                    );
+                }
+                let mut best: Option<(u32, u16)> = None;
+                for &r in &replies {
+                    self.play(eval, r, defender);
+                    self.aborted = false;
+                    self.budget = self.nodes + 1_000_000;
+                    let res = self.attack(eval, attacker, 0, depth);
+                    self.undo(eval, r, defender);
+                    if let R::Win(p) = res {
+                        if best.is_none_or(|(bp, _)| p > bp) {
+                            best = Some((p, r));
+                        }
+                    }
+                }
+                best.map(|(_, r)| r)
+            } else {
+                None
+            };
+            let Some(r) = reply else {
+                break;
+            };
+            self.play(eval, r, defender);
+            line.push(r);
+        }
+        for (i, &c) in line.iter().enumerate().rev() {
+            let color = if i % 2 == 0 { attacker } else { defender };
+            self.undo(eval, c, color);
+        }
+        line.into_iter()
+            .map(|c| self.rules.move_at(c as usize))
+            .collect()
+    }
+
+    /// The attacker's winning move in a position solved as a win: a cell
+    /// completing k, or the table's move.
+    fn first_move(&mut self, eval: &mut Evaluator, attacker: Color) -> Option<u16> {
+        win_cells(eval.lines(), attacker, &mut self.wins, 1);
+        if let Some(&w) = self.wins.first() {
+            return Some(w);
+        }
+        let e = self.probe(attacker)?;
+        (e.result == WIN).then_some(e.best)
+    }
+
+    fn key(&self, attacker: Color) -> u64 {
+        const SALT: [[u64; 2]; 2] = [
+            [0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344],
+            [0xA409_3822_299F_31D0, 0x082E_FA98_EC4E_6C89],
+        ];
+        self.hash ^ SALT[self.mode as usize][attacker.index()]
+    }
+
+    fn probe(&self, attacker: Color) -> Option<Entry> {
+        let key = self.key(attacker);
+        let e = self.table[key as usize & (self.table.len() - 1)];
+        (e.result != EMPTY && e.key == key).then_some(e)
+    }
+
+    fn store(&mut self, attacker: Color, e: Entry) {
+        let key = self.key(attacker);
+        let len = self.table.len();
+        self.table[key as usize & (len - 1)] = Entry { key, ..e };
+    }
+
+    fn play(&mut self, eval: &mut Evaluator, cell: u16, color: Color) {
+        let m = self.rules.move_at(cell as usize);
+        eval.play_unscored(m, color, self.hash);
+        self.hash ^= stone_key(color, m);
+    }
+
+    fn undo(&mut self, eval: &mut Evaluator, cell: u16, color: Color) {
+        eval.undo();
+        self.hash ^= stone_key(color, self.rules.move_at(cell as usize));
+    }
+
+    fn take_buffer(&mut self, ply: usize) -> Vec<u16> {
+        if self.buffers.len() <= ply {
+            self.buffers.resize_with(ply + 1, Vec::new);
+        }
+        std::mem::take(&mut self.buffers[ply])
+    }
+
+    /// The attacker to move: a win if some threat wins against every reply.
+    fn attack(&mut self, eval: &mut Evaluator, a: Color, ply: usize, depth: u32) -> R {
+        self.nodes += 1;
+        if self.aborted || self.nodes > self.budget {
+            self.aborted = true;
+            return R::Unknown;
+        }
+        if eval.lines().can_win_now(a) {
+            return R::Win(1);
+        }
+        if let Some(e) = self.probe(a) {
+            if e.result == WIN {
+                return R::Win(e.plies as u32);
+            }
+            if e.depth as u32 >= depth {
+                return R::NoWin;
+            }
+        }
+        if depth == 0 {
+            return R::NoWin;
+        }
+        let d = a.opponent();
+        let mut moves = self.take_buffer(ply);
+        moves.clear();
+        if eval.lines().can_win_now(d) {
+            // The defender threatens to win: the attacker must block (two
+            // such cells cannot both be blocked).
+            win_cells(eval.lines(), d, &mut moves, 2);
+            if moves.len() > 1 {
+                moves.clear();
+            }
+        } else {
+            self.threats(eval, a, &mut moves);
+        }
+        let next = if depth == UNLIMITED { depth } else { depth - 1 };
+        let mut result = R::NoWin;
+        let mut best = 0;
+        for &m in &moves {
+            self.play(eval, m, a);
+            let r = self.defend(eval, a, ply + 1, next);
+            self.undo(eval, m, a);
+            match r {
+                R::Win(p) => {
+                    result = R::Win(p + 1);
+                    best = m;
+                    break;
+                }
+                R::Unknown => {
+                    result = R::Unknown;
+                    if self.aborted {
+                        break;
+                    }
+                }
+                R::NoWin => {}
+            }
+        }
+        self.buffers[ply] = moves;
+        match result {
+            R::Win(p) => self.store(
+                a,
+                Entry {
+                    key: 0,
+                    result: WIN,
+                    plies: p.min(255) as u8,
+                    best,
+                    depth: 0,
+                },
+            ),
+            R::NoWin => self.store(
+                a,
+                Entry {
+                    key: 0,
+                    result: NO_WIN,
+                    plies: 0,
+                    best: 0,
+                    depth: depth as u8,
+                },
+            ),
+            R::Unknown => {}
+        }
+        result
+    }
+
+    /// The attacker's threats in the position, most forcing first: moves
+    /// that win in two (open or double fours), then fours with a three,
+    /// fours, and (VCT) threes.
+    fn threats(&mut self, eval: &Evaluator, a: Color, out: &mut Vec<u16>) {
+        let lines = eval.lines();
+        let mut keyed: [Vec<u16>; 4] = Default::default();
+        for cell in 0..self.rules.cells() {
+            if !is_empty(lines, cell) {
+                continue;
+            }
+            let mk = makes(lines, cell, a);
+            let class = if mk.wins_in_two() {
+                0
+            } else if mk.fours > 0 && mk.threes > 0 {
+                1
+            } else if mk.fours > 0 {
+                2
+            } else if self.mode == Mode::Vct && mk.threes > 0 {
+                3
+            } else {
+                continue;
+            };
+            keyed[class].push(cell as u16);
+        }
+        for k in keyed {
+            out.extend(k);
+        }
+    }
+
+    /// The defender to move after an attacker's threat: a win for the
+    /// attacker if every reply that can hold loses.
+    fn defend(&mut self, eval: &mut Evaluator, a: Color, ply: usize, depth: u32) -> R {
+        let d = a.opponent();
+        if eval.lines().can_win_now(d) {
+            return R::NoWin;
+        }
+        let mut replies = self.take_buffer(ply);
+        let result = if eval.lines().can_win_now(a) {
+            // A four: the one block, unless there are two completion cells.
+            win_cells(eval.lines(), a, &mut replies, 2);
+            if replies.len() > 1 {
+                R::Win(2)
+            } else if let Some(&c) = replies.first() {
+                self.play(eval, c, d);
+                let r = self.attack(eval, a, ply + 1, depth);
+                self.undo(eval, c, d);
+                match r {
+                    R::Win(p) => R::Win(p + 1),
+                    other => other,
+                }
+            } else {
+                R::NoWin
+            }
+        } else if self.mode == Mode::Vcf
+            || self
+                .defences
+                .replies(eval.lines(), a, &mut replies)
+                .is_none()
+        {
+            R::NoWin
+        } else {
+            // A reply outside the defences loses in 4 plies: the attacker
+            // makes its open (or double) four, one block, the win.
+            let mut worst = 4;
+            let mut result = R::Win(0);
+            for &c in replies.iter() {
+                self.play(eval, c, d);
+                let r = self.attack(eval, a, ply + 1, depth);
+                self.undo(eval, c, d);
+                match r {
+                    R::Win(p) => worst = worst.max(p + 1),
+                    other => {
+                        result = other;
+                        break;
+                    }
+                }
+            }
+            match result {
+                R::Win(_) => R::Win(worst),
+                other => other,
+            }
+        };
+        self.buffers[ply] = replies;
+        result
+    }
+}
