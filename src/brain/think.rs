@@ -143,7 +143,10 @@ impl Brain {
             "depth {} nodes {} eval {} time {} ms limit {} move {}",
             info.depth,
             info.nodes,
-            describe_score(info.score),
+            match info.proof {
+                Some(p) => format!("{} (proven: {p})", describe_score(info.score)),
+                None => describe_score(info.score),
+            },
             start.elapsed().as_millis(),
             limit_text,
             m.to_xy()

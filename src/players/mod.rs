@@ -29,11 +29,11 @@ pub use argmax::{argmax_keyed, argmax_random};
 pub use exact::{Exact, Solver, SolverStats, Value};
 pub use greedy::{Greedy, GreedyDuel};
 pub use random::RandomPlayer;
-pub use search::{Search, SearchInfo, SearchLimits};
+pub use search::{Proof, Search, SearchInfo, SearchLimits};
 pub use spec::{PlayerKind, PlayerSpec, SpecError, EXACT_LIMIT};
 pub use tt::{
     available_memory, check_tables, describe_score, ensure_tables, table_bytes, Bound, TableError,
-    CHECKED_TABLE_BYTES, MATE_BOUND, TT_ENTRY_BYTES,
+    CHECKED_TABLE_BYTES, MATE_BOUND, TT_ENTRY_BYTES, UNPROVEN_BOUND, UNPROVEN_SHIFT,
 };
 
 use crate::game::{Board, Move};

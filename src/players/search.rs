@@ -31,16 +31,18 @@
 
 use super::tt::{
     available_memory, check_tables, from_tt, table_bytes, to_tt, Bound, Table, TableError,
-    CHECKED_TABLE_BYTES, MATE_BOUND, NO_MOVE,
+    CHECKED_TABLE_BYTES, MATE_BOUND, NO_MOVE, UNPROVEN_SHIFT,
 };
 use super::{Player, PlayerError, Rng};
 use crate::eval::{Evaluator, Shape, Weights, WIN};
 use crate::game::{Board, Color, Move, Outcome};
+use crate::threats::{Defences, ThreatSearch};
 use candidates::{groups, Remembered};
 use rand::Rng as _;
 use std::time::{Duration, Instant};
 
 mod candidates;
+mod proofs;
 
 /// When to stop searching.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,7 +98,38 @@ pub struct SearchInfo {
     pub best: Option<Move>,
     /// Time the search took.
     pub elapsed: Duration,
+    /// What proved a win or loss score (`None` for an evaluation).
+    pub proof: Option<Proof>,
 }
+
+/// What proved a mate score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// The alpha-beta tree, complete for the losing side.
+    Search,
+    /// A threat search by continuous fours.
+    Vcf,
+    /// A threat search by threes and fours.
+    Vct,
+}
+
+impl std::fmt::Display for Proof {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Proof::Search => "search",
+            Proof::Vcf => "vcf",
+            Proof::Vct => "vct",
+        })
+    }
+}
+
+/// Nodes for each threat search at the root: the mover's VCF, the
+/// opponent's, and one per defence tried against it.
+const ROOT_VCF_NODES: u64 = 20_000;
+
+/// Nodes for the mover's VCT at the root, and its depth in attacker moves.
+const ROOT_VCT_NODES: u64 = 20_000;
+const ROOT_VCT_DEPTH: u32 = 5;
 
 /// Negamax alpha-beta player.
 #[derive(Clone)]
@@ -130,6 +163,15 @@ pub struct Search {
     root: Vec<(f64, u16)>,
     keyed: Vec<(f64, u64, u16)>,
     order: Vec<u16>,
+    /// Whether the root order holds every move that can hold (so a loss
+    /// against all of them is proven).
+    root_complete: bool,
+    /// Threat searches at the root.
+    threats: ThreatSearch,
+    /// The replies that can stop a threat, for proving losses.
+    defences: Defences,
+    /// Per-ply buffers of those replies.
+    extra: Vec<Vec<u16>>,
 }
 
 /// The name, limits, table and last result: the search's buffers and
@@ -193,6 +235,10 @@ impl Search {
             root: Vec::new(),
             keyed: Vec::new(),
             order: Vec::new(),
+            root_complete: false,
+            threats: ThreatSearch::new(rules, 16),
+            defences: Defences::new(rules),
+            extra: Vec::new(),
         }
     }
 
@@ -248,12 +294,15 @@ impl Search {
             + self.keyed.capacity() * size_of::<(f64, u64, u16)>()
             + self.order.capacity() * size_of::<u16>()
             + self.name.capacity()
+            + self.threats.heap_bytes()
+            + self.extra.iter().map(|b| b.capacity() * 2).sum::<usize>()
     }
 
     /// Empties the transposition table (by starting a new generation of
     /// entries, so the table is not rewritten).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.threats.clear();
     }
 
     fn sync(&mut self, board: &Board) {
@@ -423,7 +472,8 @@ impl Search {
         }
         let mut moves = self.take_buffer(ply as usize);
         let opp = mover.opponent();
-        if self.eval.can_win_now(opp) {
+        let forced = self.eval.can_win_now(opp);
+        if forced {
             self.win_cells(opp, &mut moves, 2);
             if moves.len() >= 2 {
                 self.buffers[ply as usize] = moves;
@@ -460,6 +510,10 @@ impl Search {
             if alpha >= beta || self.out_of_budget() {
                 break;
             }
+        }
+        if best <= -MATE_BOUND && !forced && !self.stopped {
+            (best, best_move) =
+                self.widen(&moves, (best, best_move), depth, (alpha, beta), ply, true);
         }
         self.buffers[ply as usize] = moves;
         if best == f64::NEG_INFINITY {
@@ -509,7 +563,8 @@ impl Search {
         }
         let mut moves = Vec::new();
         let opp = mover.opponent();
-        if self.eval.can_win_now(opp) {
+        let forced = self.eval.can_win_now(opp);
+        if forced {
             self.win_cells(opp, &mut moves, 2);
             if moves.len() >= 2 {
                 return -(WIN - (ply + 2) as f64);
@@ -518,7 +573,7 @@ impl Search {
             self.candidates(mover, &mut moves);
         }
         let mut best = f64::NEG_INFINITY;
-        for (_, cell) in moves {
+        for &(_, cell) in &moves {
             let score = match self.play(cell, depth > 1) {
                 Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
                 Some(Outcome::Draw) => 0.0,
@@ -526,6 +581,10 @@ impl Search {
             };
             self.undo();
             best = best.max(score);
+        }
+        if best <= -MATE_BOUND && !forced {
+            let window = (f64::NEG_INFINITY, f64::INFINITY);
+            (best, _) = self.widen(&moves, (best, NO_MOVE), depth, window, ply, false);
         }
         if best == f64::NEG_INFINITY {
             0.0
@@ -548,21 +607,36 @@ impl Search {
                 score: WIN - 1.0,
                 best: Some(rules.move_at(cell as usize)),
                 elapsed: self.start.elapsed(),
+                proof: Some(Proof::Search),
             };
             return self.info.best;
         }
         if !self.order_root(rng) {
             return None;
         }
+        // A win by threats: played at once, as proven.
+        let (threat_nodes, win) = self.root_threats();
+        if let Some((cell, plies, proof)) = win {
+            self.info = SearchInfo {
+                depth: 0,
+                nodes: threat_nodes,
+                score: WIN - plies as f64,
+                best: Some(rules.move_at(cell as usize)),
+                elapsed: self.start.elapsed(),
+                proof: Some(proof),
+            };
+            return self.info.best;
+        }
         let mut order = std::mem::take(&mut self.order);
         let (depth, score, best) = self.iterate(&mut order);
         self.order = order;
         self.info = SearchInfo {
             depth,
-            nodes: self.nodes,
+            nodes: self.nodes + threat_nodes,
             score,
             best: Some(rules.move_at(best as usize)),
             elapsed: self.start.elapsed(),
+            proof: (score.abs() >= MATE_BOUND).then_some(Proof::Search),
         };
         self.info.best
     }
@@ -600,8 +674,24 @@ impl Search {
         if self.eval.can_win_now(opp) {
             self.win_cells(opp, &mut root, usize::MAX);
             self.order.extend(root.iter().map(|b| b.1));
+            self.root_complete = true;
         } else {
             self.order.extend(self.keyed.iter().map(|k| k.2));
+            // Against a threat to win in two, every defence is a root
+            // move, so that a loss against all of them is proven.
+            let mut extra = std::mem::take(&mut self.extra);
+            extra.resize_with(extra.len().max(1), Vec::new);
+            let threatened = self
+                .defences
+                .replies(self.eval.lines(), opp, &mut extra[0])
+                .is_some();
+            for &cell in &extra[0] {
+                if !self.order.contains(&cell) {
+                    self.order.push(cell);
+                }
+            }
+            self.extra = extra;
+            self.root_complete = threatened || self.order.len() == self.board.empty_count();
         }
         self.root = root;
         true
@@ -640,11 +730,20 @@ impl Search {
                 break;
             }
             (best_score, best_move) = iter_best;
+            if best_score <= -MATE_BOUND && !self.root_complete {
+                best_score += UNPROVEN_SHIFT;
+            }
             completed = depth;
             if let Some(p) = order.iter().position(|&c| c == best_move) {
                 order[..=p].rotate_right(1);
             }
-            if best_score >= MATE_BOUND || best_score <= -MATE_BOUND || self.out_of_budget() {
+            // A proven score, or a move that is forced: more depth
+            // cannot change the move.
+            if best_score >= MATE_BOUND
+                || best_score <= -MATE_BOUND
+                || order.len() == 1
+                || self.out_of_budget()
+            {
                 break;
             }
         }

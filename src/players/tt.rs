@@ -22,6 +22,16 @@ use std::fmt;
 /// within 10,000 of [`WIN`].
 pub const MATE_BOUND: f64 = WIN - 10_000.0;
 
+/// An unproven mate: a loss that a search found against every move it
+/// looked at, where those were not every move that can hold, is moved down
+/// by this much, so that it still ranks below every evaluation but never
+/// reads (or stops a search) as proven. Scores between `UNPROVEN_BOUND`
+/// and [`MATE_BOUND`] are such likely wins and losses.
+pub const UNPROVEN_SHIFT: f64 = WIN / 2.0;
+
+/// The least magnitude of an unproven mate score ([`UNPROVEN_SHIFT`]).
+pub const UNPROVEN_BOUND: f64 = MATE_BOUND - UNPROVEN_SHIFT;
+
 /// What a stored value says about the true value of its position, from a
 /// fail-soft alpha-beta search with window `(alpha, beta)`.
 #[repr(u8)]
@@ -56,12 +66,18 @@ impl Bound {
 /// assert_eq!(describe_score(WIN - 3.0), "win in 3");
 /// assert_eq!(describe_score(-(WIN - 2.0)), "loss in 2");
 /// assert_eq!(describe_score(1259.6), "1260");
+/// // A loss found only among the moves searched: likely, not proven.
+/// assert_eq!(describe_score(-(WIN - 6.0) + WIN / 2.0), "likely loss in 6");
 /// ```
 pub fn describe_score(score: f64) -> String {
     if score >= MATE_BOUND {
         format!("win in {:.0}", WIN - score)
     } else if score <= -MATE_BOUND {
         format!("loss in {:.0}", WIN + score)
+    } else if score >= UNPROVEN_BOUND {
+        format!("likely win in {:.0}", WIN - UNPROVEN_SHIFT - score)
+    } else if score <= -UNPROVEN_BOUND {
+        format!("likely loss in {:.0}", WIN - UNPROVEN_SHIFT + score)
     } else {
         format!("{score:.0}")
     }

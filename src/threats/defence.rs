@@ -89,7 +89,6 @@ pub(crate) struct Defences {
     radius: i32,
     /// How many critical sets each cell is in (zero between calls).
     hits: Vec<u16>,
-    touched: Vec<u16>,
     wins: Vec<u16>,
 }
 
@@ -99,8 +98,7 @@ impl Defences {
             rules,
             radius: radius(rules.k, rules.rule) as i32,
             hits: vec![0; rules.cells()],
-            touched: Vec::new(),
-            wins: Vec::new(),
+            wins: Vec::with_capacity(rules.cells()),
         }
     }
 
@@ -108,11 +106,10 @@ impl Defences {
     /// the attacker has no four (no cell completing k) and the defender
     /// cannot win at once; see the module doc. `None` when the attacker
     /// has no cell that wins in two (no threat to answer: any reply holds
-    /// for now). Otherwise `out` holds the direct defences (cells in every
-    /// critical set) first, then the defender's other fours, each in cell
-    /// order; an empty `out` means every reply loses.
+    /// for now). Otherwise the replies are appended to `out`: the direct
+    /// defences (cells in every critical set) first, then the defender's
+    /// other fours, each in cell order; none means every reply loses.
     pub fn replies(&mut self, lines: &Lines, attacker: Color, out: &mut Vec<u16>) -> Option<()> {
-        out.clear();
         let cells = self.rules.cells();
         self.wins.clear();
         for cell in 0..cells {
@@ -127,7 +124,6 @@ impl Defences {
         for &cell in &self.wins {
             let c = cell as usize;
             self.hits[c] += 1;
-            self.touched.push(cell);
             let (pairs, _) = lines.cell(c);
             let (x, y) = (c as i32 % w, c as i32 / w);
             for (d, &(dx, dy)) in DIRS.iter().enumerate() {
@@ -144,7 +140,6 @@ impl Defences {
                         let p = (py * w + px) as usize;
                         if is_empty(lines, p) {
                             self.hits[p] += 1;
-                            self.touched.push(p as u16);
                         }
                     }
                 }
@@ -165,10 +160,8 @@ impl Defences {
                 out.push(cell as u16);
             }
         }
-        for &t in &self.touched {
-            self.hits[t as usize] = 0;
-        }
-        self.touched.clear();
+        // Clearing every cell costs less than remembering which were hit.
+        self.hits.fill(0);
         Some(())
     }
 }

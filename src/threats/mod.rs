@@ -25,5 +25,6 @@ mod defence;
 mod replay;
 mod solver;
 
+pub(crate) use defence::{is_empty, makes, Defences};
 pub use replay::{check_line, LineError};
 pub use solver::{Mode, ModeParseError, ThreatSearch, Verdict};

@@ -104,7 +104,10 @@ pub struct ThreatSearch {
     rules: Rules,
     table: Vec<Entry>,
     defences: Defences,
-    buffers: Vec<Vec<u16>>,
+    /// The move lists of the nodes on the current path, one above the
+    /// other (a flat stack: no allocation per node, and none from game to
+    /// game once it has the room).
+    stack: Vec<u16>,
     wins: Vec<u16>,
     hash: u64,
     mode: Mode,
@@ -123,8 +126,8 @@ impl ThreatSearch {
             rules,
             table: vec![Entry::default(); 1 << bits.clamp(4, 26)],
             defences: Defences::new(rules),
-            buffers: Vec::new(),
-            wins: Vec::new(),
+            stack: Vec::with_capacity(16 * rules.cells()),
+            wins: Vec::with_capacity(rules.cells()),
             hash: 0,
             mode: Mode::Vcf,
             nodes: 0,
@@ -147,7 +150,7 @@ impl ThreatSearch {
     /// Heap bytes: the table and scratch space.
     pub fn heap_bytes(&self) -> usize {
         self.table.capacity() * std::mem::size_of::<Entry>()
-            + self.buffers.iter().map(|b| b.capacity() * 2).sum::<usize>()
+            + (self.stack.capacity() + self.wins.capacity()) * 2
             + self.rules.cells() * 4
     }
 
@@ -233,11 +236,12 @@ impl ThreatSearch {
             win_cells(eval.lines(), attacker, &mut self.wins, 2);
             let reply = if let Some(&w) = self.wins.first() {
                 Some(w)
-            } else if self
-                .defences
-                .replies(eval.lines(), attacker, &mut replies)
-                .is_some()
-            {
+            } else if {
+                replies.clear();
+                self.defences
+                    .replies(eval.lines(), attacker, &mut replies)
+                    .is_some()
+            } {
                 if replies.is_empty() {
                     // Every reply loses: show one of them.
                     replies.extend(
@@ -320,13 +324,6 @@ impl ThreatSearch {
         self.hash ^= stone_key(color, self.rules.move_at(cell as usize));
     }
 
-    fn take_buffer(&mut self, ply: usize) -> Vec<u16> {
-        if self.buffers.len() <= ply {
-            self.buffers.resize_with(ply + 1, Vec::new);
-        }
-        std::mem::take(&mut self.buffers[ply])
-    }
-
     /// The attacker to move: a win if some threat wins against every reply.
     fn attack(&mut self, eval: &mut Evaluator, a: Color, ply: usize, depth: u32) -> R {
         self.nodes += 1;
@@ -349,22 +346,23 @@ impl ThreatSearch {
             return R::NoWin;
         }
         let d = a.opponent();
-        let mut moves = self.take_buffer(ply);
-        moves.clear();
+        let base = self.stack.len();
         if eval.lines().can_win_now(d) {
             // The defender threatens to win: the attacker must block (two
             // such cells cannot both be blocked).
-            win_cells(eval.lines(), d, &mut moves, 2);
-            if moves.len() > 1 {
-                moves.clear();
+            win_cells(eval.lines(), d, &mut self.wins, 2);
+            if self.wins.len() == 1 {
+                self.stack.push(self.wins[0]);
             }
         } else {
-            self.threats(eval, a, &mut moves);
+            self.threats(eval, a);
         }
+        let end = self.stack.len();
         let next = if depth == UNLIMITED { depth } else { depth - 1 };
         let mut result = R::NoWin;
         let mut best = 0;
-        for &m in &moves {
+        for i in base..end {
+            let m = self.stack[i];
             self.play(eval, m, a);
             let r = self.defend(eval, a, ply + 1, next);
             self.undo(eval, m, a);
@@ -383,7 +381,7 @@ impl ThreatSearch {
                 R::NoWin => {}
             }
         }
-        self.buffers[ply] = moves;
+        self.stack.truncate(base);
         match result {
             R::Win(p) => self.store(
                 a,
@@ -413,29 +411,38 @@ impl ThreatSearch {
     /// The attacker's threats in the position, most forcing first: moves
     /// that win in two (open or double fours), then fours with a three,
     /// fours, and (VCT) threes.
-    fn threats(&mut self, eval: &Evaluator, a: Color, out: &mut Vec<u16>) {
+    /// They are pushed on the stack, each class in cell order.
+    fn threats(&mut self, eval: &Evaluator, a: Color) {
         let lines = eval.lines();
-        let mut keyed: [Vec<u16>; 4] = Default::default();
-        for cell in 0..self.rules.cells() {
+        let base = self.stack.len();
+        let vct = self.mode == Mode::Vct;
+        let class_of = |cell: usize| {
             if !is_empty(lines, cell) {
-                continue;
+                return None;
             }
             let mk = makes(lines, cell, a);
-            let class = if mk.wins_in_two() {
-                0
+            if mk.wins_in_two() {
+                Some(0)
             } else if mk.fours > 0 && mk.threes > 0 {
-                1
+                Some(1)
             } else if mk.fours > 0 {
-                2
-            } else if self.mode == Mode::Vct && mk.threes > 0 {
-                3
+                Some(2)
+            } else if vct && mk.threes > 0 {
+                Some(3)
             } else {
-                continue;
-            };
-            keyed[class].push(cell as u16);
+                None
+            }
+        };
+        for cell in 0..self.rules.cells() {
+            if let Some(c) = class_of(cell) {
+                self.stack.push(((c as u16) << 12) | cell as u16);
+            }
         }
-        for k in keyed {
-            out.extend(k);
+        // Boards have at most 26 × 26 cells, under 2^12: the class sorts
+        // in the top bits.
+        self.stack[base..].sort_unstable();
+        for m in &mut self.stack[base..] {
+            *m &= 0x0FFF;
         }
     }
 
@@ -446,13 +453,13 @@ impl ThreatSearch {
         if eval.lines().can_win_now(d) {
             return R::NoWin;
         }
-        let mut replies = self.take_buffer(ply);
+        let base = self.stack.len();
         let result = if eval.lines().can_win_now(a) {
             // A four: the one block, unless there are two completion cells.
-            win_cells(eval.lines(), a, &mut replies, 2);
-            if replies.len() > 1 {
+            win_cells(eval.lines(), a, &mut self.wins, 2);
+            if self.wins.len() > 1 {
                 R::Win(2)
-            } else if let Some(&c) = replies.first() {
+            } else if let Some(&c) = self.wins.first() {
                 self.play(eval, c, d);
                 let r = self.attack(eval, a, ply + 1, depth);
                 self.undo(eval, c, d);
@@ -466,7 +473,7 @@ impl ThreatSearch {
         } else if self.mode == Mode::Vcf
             || self
                 .defences
-                .replies(eval.lines(), a, &mut replies)
+                .replies(eval.lines(), a, &mut self.stack)
                 .is_none()
         {
             R::NoWin
@@ -475,7 +482,8 @@ impl ThreatSearch {
             // makes its open (or double) four, one block, the win.
             let mut worst = 4;
             let mut result = R::Win(0);
-            for &c in replies.iter() {
+            for i in base..self.stack.len() {
+                let c = self.stack[i];
                 self.play(eval, c, d);
                 let r = self.attack(eval, a, ply + 1, depth);
                 self.undo(eval, c, d);
@@ -492,7 +500,7 @@ impl ThreatSearch {
                 other => other,
             }
         };
-        self.buffers[ply] = replies;
+        self.stack.truncate(base);
         result
     }
 }

@@ -1,0 +1,141 @@
+//! Which mate scores are proofs: widening a lost node to every defence
+//! (or marking its loss unproven), and the threat searches at the root.
+
+use super::{Proof, Search, ROOT_VCF_NODES, ROOT_VCT_DEPTH, ROOT_VCT_NODES};
+use crate::eval::WIN;
+use crate::game::{stone_key, Outcome};
+use crate::players::tt::{MATE_BOUND, UNPROVEN_SHIFT};
+use crate::threats::{is_empty, makes, Mode, Verdict};
+
+impl Search {
+    /// A node where every candidate lost (`best`, a mate score): its loss is
+    /// proven only if every move that can hold was searched. When the
+    /// opponent threatens to win in two, those are its defences
+    /// ([`Defences`]): the ones not yet searched are searched now (with
+    /// alpha-beta when `pruned`, else by plain minimax), and a loss against
+    /// all of them is proven; a move outside them loses within 4 plies, so
+    /// the value is at most that. Otherwise (no such threat, and not every
+    /// empty cell searched) the loss is only likely, and moved down by
+    /// [`UNPROVEN_SHIFT`] so that it never reads as proven.
+    pub(super) fn widen(
+        &mut self,
+        searched: &[(f64, u16)],
+        (mut best, mut best_move): (f64, u16),
+        depth: u32,
+        (mut alpha, beta): (f64, f64),
+        ply: u32,
+        pruned: bool,
+    ) -> (f64, u16) {
+        let opp = self.board.to_move().opponent();
+        let p = ply as usize;
+        if self.extra.len() <= p {
+            self.extra.resize_with(p + 1, Vec::new);
+        }
+        let mut extra = std::mem::take(&mut self.extra[p]);
+        let threatened = self
+            .defences
+            .replies(self.eval.lines(), opp, &mut extra)
+            .is_some();
+        if !threatened {
+            self.extra[p] = extra;
+            if searched.len() < self.board.empty_count() {
+                best += UNPROVEN_SHIFT;
+            }
+            return (best, best_move);
+        }
+        for &cell in extra.iter() {
+            if searched.iter().any(|&(_, c)| c == cell) {
+                continue;
+            }
+            let score = match self.play(cell, depth > 1) {
+                Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
+                Some(Outcome::Draw) => 0.0,
+                None if pruned => -self.negamax(depth - 1, -beta, -alpha, ply + 1),
+                None => -self.minimax(depth - 1, ply + 1),
+            };
+            self.undo();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                (best, best_move) = (score, cell);
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.extra[p] = extra;
+        if best <= -MATE_BOUND {
+            best = best.max(-(WIN - (ply + 4) as f64));
+        }
+        (best, best_move)
+    }
+
+    /// The threat searches at the root, before the main search: the mover's
+    /// VCF, then its VCT (a win found is returned as (cell, plies, proof));
+    /// else the opponent's VCF, which, if it has one, the root order is cut
+    /// down to the moves that stop it (when any does). Returns the threat
+    /// nodes searched too.
+    pub(super) fn root_threats(&mut self) -> (u64, Option<(u16, u32, Proof)>) {
+        let mover = self.board.to_move();
+        let opp = mover.opponent();
+        let hash = self.board.hash();
+        let rules = *self.board.rules();
+        let mut nodes = 0;
+        for (mode, budget, depth, proof) in [
+            (Mode::Vcf, ROOT_VCF_NODES, 0, Proof::Vcf),
+            (Mode::Vct, ROOT_VCT_NODES, ROOT_VCT_DEPTH, Proof::Vct),
+        ] {
+            let v = self
+                .threats
+                .solve(&mut self.eval, hash, mover, mode, depth, budget);
+            nodes += self.threats.nodes();
+            if let Verdict::Win { first, plies } = v {
+                return (nodes, Some((rules.index(first) as u16, plies, proof)));
+            }
+        }
+        let v = self
+            .threats
+            .solve(&mut self.eval, hash, opp, Mode::Vcf, 0, ROOT_VCF_NODES);
+        nodes += self.threats.nodes();
+        if !v.is_win() {
+            return (nodes, None);
+        }
+        // Defences: the root moves, the cells of the opponent's line, and
+        // the mover's fours; each is kept if the opponent has no VCF after.
+        let line = self.threats.line(&mut self.eval, hash, opp);
+        let mut tried = self.order.clone();
+        let lines = self.eval.lines();
+        for cell in
+            line.iter()
+                .map(|&m| rules.index(m) as u16)
+                .chain((0..rules.cells() as u16).filter(|&c| {
+                    is_empty(lines, c as usize) && makes(lines, c as usize, mover).fours > 0
+                }))
+        {
+            if self.board.cells()[cell as usize] == 0 && !tried.contains(&cell) {
+                tried.push(cell);
+            }
+        }
+        let mut holds = Vec::new();
+        for &cell in &tried {
+            let m = rules.move_at(cell as usize);
+            self.eval.play_unscored(m, mover, hash);
+            let after = hash ^ stone_key(mover, m);
+            let v = self
+                .threats
+                .solve(&mut self.eval, after, opp, Mode::Vcf, 0, ROOT_VCF_NODES);
+            nodes += self.threats.nodes();
+            self.eval.undo();
+            if !v.is_win() {
+                holds.push(cell);
+            }
+        }
+        if !holds.is_empty() {
+            // The moves cut are proven losses: completeness is kept.
+            self.order = holds;
+        }
+        (nodes, None)
+    }
+}
