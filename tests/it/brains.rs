@@ -271,3 +271,54 @@ fn bad_commands_and_flags_fail_before_any_game() {
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("--sprt"));
 }
+
+/// Whether any process's command line contains `marker`.
+fn process_with(marker: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|p| {
+        std::fs::read(p.path().join("cmdline"))
+            .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+    })
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn ctrl_c_reports_the_games_so_far_and_kills_the_engines() {
+    use crate::common::live::Live;
+    let dir = tempfile::tempdir().unwrap();
+    // A seed no other test uses marks this test's engine processes.
+    let a = format!("{BIN} brain --seed 914273");
+    let b = format!("{BIN} brain --seed 914274 --depth 2");
+    let args = [
+        "brains",
+        &a,
+        &b,
+        "-n",
+        "50",
+        "--turn-ms",
+        "100",
+        "--board",
+        "9",
+        "--concurrency",
+        "2",
+        "--records",
+        "g.csv",
+    ];
+    let mut p = Live::start(dir.path(), &args);
+    p.wait_for("50 openings x 2 colours");
+    std::thread::sleep(Duration::from_millis(700));
+    p.interrupt();
+    let ended = p.finish();
+    assert_eq!(ended.status.code(), Some(130), "{}", ended.stdout);
+    let n: usize = numbers(line(&ended.stdout, "Interrupted after"))[0] as usize;
+    assert!(n < 100, "{}", ended.stdout);
+    let wdl = numbers(line(&ended.stdout, "A's result:"));
+    assert_eq!((wdl[0] + wdl[1] + wdl[2]) as usize, n);
+    if n > 0 {
+        let rules = Rules::new(9, 9, 5, mnk::game::Rule::Freestyle).unwrap();
+        let games = mnk::records::read_records(dir.path().join("g.csv"), rules).unwrap();
+        assert_eq!(games.len(), n);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!process_with("914273"), "an engine outlived the runner");
+    assert!(!process_with("914274"), "an engine outlived the runner");
+}
