@@ -2,6 +2,7 @@
 //! scheduled over rayon (a seed per game, so results never depend on the
 //! thread count), and the statistics that rate them.
 
+pub mod brains;
 mod game;
 mod matches;
 pub mod openings;

@@ -77,21 +77,13 @@ pub fn run(a: Args) -> Result<()> {
             mnk::records::read_records(path, rules)?;
         }
     }
-    let openings: Vec<Opening> = match &a.openings_file {
-        Some(p) => {
-            let mut v = load_openings(p, rules)?;
-            v.truncate(a.openings);
-            v
-        }
-        None => {
-            let mut style = OpeningStyle::default_for(rules);
-            if let Some(s) = a.stones {
-                style.stones = s;
-            }
-            let mut rng = arena::game_rng(a.seed, &[u64::MAX]);
-            random_openings(rules, style, a.openings, &mut rng)
-        }
-    };
+    let openings = match_openings(
+        rules,
+        a.openings,
+        a.openings_file.as_deref(),
+        a.stones,
+        a.seed,
+    )?;
     println!(
         "{} vs {} on {}: {} openings x 2 colours, seed {}",
         pa.name(),
@@ -178,28 +170,7 @@ pub fn run(a: Args) -> Result<()> {
                     report.tally.pairs
                 );
             })?;
-            let scale = match sprt.model {
-                mnk::arena::stats::SprtModel::Normalized => "normalized Elo",
-                mnk::arena::stats::SprtModel::Logistic => "Elo",
-            };
-            let verdict = match status {
-                SprtStatus::AcceptH1 => format!(
-                    "H1 accepted: A is stronger (nearer {:+} than {:+} {scale})",
-                    sprt.elo1, sprt.elo0
-                ),
-                SprtStatus::AcceptH0 => format!(
-                    "H0 accepted: A is not stronger (nearer {:+} than {:+} {scale})",
-                    sprt.elo0, sprt.elo1
-                ),
-                SprtStatus::Continue => format!(
-                    "inconclusive after {} openings (raise --openings to play on)",
-                    openings.len()
-                ),
-            };
-            println!(
-                "SPRT {sprt}: {verdict}; LLR {llr:+.2} in [{lower:+.2}, {upper:+.2}] after {} games",
-                report.games_played()
-            );
+            print_sprt(sprt, status, llr, openings.len(), report.games_played());
             report
         }
     };
@@ -222,6 +193,33 @@ pub fn run(a: Args) -> Result<()> {
         report.plies as f64 / t.games.games().max(1) as f64
     );
     Ok(())
+}
+
+/// A match's openings: the first `n` of an offset-format file, or `n`
+/// random balanced ones from the seed (`stones` each, or the default for
+/// the board).
+pub(super) fn match_openings(
+    rules: Rules,
+    n: usize,
+    file: Option<&std::path::Path>,
+    stones: Option<usize>,
+    seed: u64,
+) -> Result<Vec<Opening>> {
+    Ok(match file {
+        Some(p) => {
+            let mut v = load_openings(p, rules)?;
+            v.truncate(n);
+            v
+        }
+        None => {
+            let mut style = OpeningStyle::default_for(rules);
+            if let Some(s) = stones {
+                style.stones = s;
+            }
+            let mut rng = arena::game_rng(seed, &[u64::MAX]);
+            random_openings(rules, style, n, &mut rng)
+        }
+    })
 }
 
 /// What the end of a match, or Ctrl-C, needs to save and report.
@@ -258,10 +256,24 @@ fn save_games(setup: &Setup, report: &MatchReport) -> Result<()> {
         println!("No game had ended, so none was saved.");
         return Ok(());
     }
+    append_records(
+        setup.rules,
+        (&setup.names.0, &setup.names.1),
+        &setup.record_files,
+        &report.games,
+    )
+}
+
+/// Appends games to every records file, with A's and B's names as black
+/// and white, and says how many went to each.
+pub(super) fn append_records(
+    rules: Rules,
+    (name_a, name_b): (&str, &str),
+    record_files: &[PathBuf],
+    played: &[PlayedGame],
+) -> Result<()> {
     let date = mnk::records::utc_now();
-    let (name_a, name_b) = &setup.names;
-    let games: Vec<Record> = report
-        .games
+    let games: Vec<Record> = played
         .iter()
         .map(|g| {
             let (black, white) = if g.a_black {
@@ -270,17 +282,17 @@ fn save_games(setup: &Setup, report: &MatchReport) -> Result<()> {
                 (name_b, name_a)
             };
             Record {
-                rules: setup.rules,
+                rules,
                 moves: g.moves.clone(),
                 result: Some(g.outcome),
-                black: black.clone(),
-                white: white.clone(),
+                black: black.to_string(),
+                white: white.to_string(),
                 date: Some(date.clone()),
             }
         })
         .collect();
-    for path in &setup.record_files {
-        let total = mnk::play::append_games(path, &games, setup.rules)?;
+    for path in record_files {
+        let total = mnk::play::append_games(path, &games, rules)?;
         println!(
             "{} games appended to {} ({total} games in the file)",
             games.len(),
@@ -288,6 +300,37 @@ fn save_games(setup: &Setup, report: &MatchReport) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The SPRT's closing line: its verdict and where the LLR ended.
+pub(super) fn print_sprt(
+    sprt: &SprtParams,
+    status: SprtStatus,
+    llr: f64,
+    openings: usize,
+    games: u64,
+) {
+    let (lower, upper) = sprt.bounds();
+    let scale = match sprt.model {
+        mnk::arena::stats::SprtModel::Normalized => "normalized Elo",
+        mnk::arena::stats::SprtModel::Logistic => "Elo",
+    };
+    let verdict = match status {
+        SprtStatus::AcceptH1 => format!(
+            "H1 accepted: A is stronger (nearer {:+} than {:+} {scale})",
+            sprt.elo1, sprt.elo0
+        ),
+        SprtStatus::AcceptH0 => format!(
+            "H0 accepted: A is not stronger (nearer {:+} than {:+} {scale})",
+            sprt.elo0, sprt.elo1
+        ),
+        SprtStatus::Continue => {
+            format!("inconclusive after {openings} openings (raise --openings to play on)")
+        }
+    };
+    println!(
+        "SPRT {sprt}: {verdict}; LLR {llr:+.2} in [{lower:+.2}, {upper:+.2}] after {games} games"
+    );
 }
 
 fn print_result(setup: &Setup, report: &MatchReport) {

@@ -5,6 +5,7 @@
 
 mod bench;
 mod brain;
+mod brains;
 mod eval;
 mod matches;
 mod play;
@@ -56,6 +57,8 @@ pub enum Command {
     /// Play two players against each other over paired openings.
     #[command(name = "match")]
     Match(matches::Args),
+    /// Play two Gomocup engines against each other over paired openings.
+    Brains(brains::Args),
     /// Import or export weights in the original ChessboardValue.txt format.
     #[command(subcommand)]
     Weights(weights::Command),
@@ -86,6 +89,7 @@ pub fn main() -> std::process::ExitCode {
         Command::Solve(a) => solve::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Match(a) => matches::run(a),
+        Command::Brains(a) => brains::run(a),
         Command::Weights(c) => weights::run(c),
         Command::Bench(a) => bench::run(a),
     };

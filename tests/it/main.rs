@@ -8,6 +8,7 @@ mod common;
 
 mod bench;
 mod brain;
+mod brains;
 mod cli;
 mod duel;
 mod eval;
