@@ -13,7 +13,7 @@ use std::time::Duration;
 /// Margin kept from the turn limit: this fraction of it…
 pub const TURN_MARGIN_FRACTION: f64 = 0.15;
 /// …but at least this much.
-pub const MIN_MARGIN: Duration = Duration::from_millis(60);
+pub const MIN_MARGIN: Duration = Duration::from_millis(30);
 /// Part of `time_left` never planned for (and at least [`MIN_MARGIN`]).
 pub const MATCH_RESERVE_FRACTION: f64 = 0.05;
 /// Below this a search is not worth starting: play at depth 1.
@@ -119,7 +119,7 @@ impl TimeControl {
 
     /// The budget for one move when `empties` cells are empty:
     ///
-    /// `min(turn − max(15% of turn, 60 ms), (left − max(5% of left, 60 ms))
+    /// `min(turn − max(15% of turn, 30 ms), (left − max(5% of left, 30 ms))
     /// / moves_to_go)`, where `left` is [`TimeControl::match_left`] and
     /// `moves_to_go = clamp(empties / 4, 12, 40)` estimates this engine's
     /// remaining moves, `turn` is at most [`MAX_TURN_MS`] and `left` at

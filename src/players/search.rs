@@ -123,13 +123,16 @@ impl std::fmt::Display for Proof {
     }
 }
 
-/// Nodes for each threat search at the root: the mover's VCF, the
-/// opponent's, and one per defence tried against it.
+/// Nodes for the mover's VCF at the root, and for the opponent's.
 const ROOT_VCF_NODES: u64 = 20_000;
 
-/// Nodes for the mover's VCT at the root, and its depth in attacker moves.
-const ROOT_VCT_NODES: u64 = 20_000;
-const ROOT_VCT_DEPTH: u32 = 5;
+/// Nodes for the opponent's VCF after each defence tried against it.
+const DEFENCE_VCF_NODES: u64 = 2_000;
+
+/// Nodes for the mover's VCT at the root (only with a time limit, which
+/// usually ends it first), and its depth in attacker moves.
+const ROOT_VCT_NODES: u64 = 2_000_000;
+const ROOT_VCT_DEPTH: u32 = 6;
 
 /// Negamax alpha-beta player.
 #[derive(Clone)]
@@ -170,8 +173,9 @@ pub struct Search {
     threats: ThreatSearch,
     /// The replies that can stop a threat, for proving losses.
     defences: Defences,
-    /// Per-ply buffers of those replies.
-    extra: Vec<Vec<u16>>,
+    /// Those replies at the nodes of the current path, one list above the
+    /// other.
+    extra: Vec<u16>,
 }
 
 /// The name, limits, table and last result: the search's buffers and
@@ -238,7 +242,7 @@ impl Search {
             root_complete: false,
             threats: ThreatSearch::new(rules, 16),
             defences: Defences::new(rules),
-            extra: Vec::new(),
+            extra: Vec::with_capacity(16 * rules.cells()),
         }
     }
 
@@ -295,7 +299,7 @@ impl Search {
             + self.order.capacity() * size_of::<u16>()
             + self.name.capacity()
             + self.threats.heap_bytes()
-            + self.extra.iter().map(|b| b.capacity() * 2).sum::<usize>()
+            + self.extra.capacity() * size_of::<u16>()
     }
 
     /// Empties the transposition table (by starting a new generation of
@@ -680,16 +684,17 @@ impl Search {
             // Against a threat to win in two, every defence is a root
             // move, so that a loss against all of them is proven.
             let mut extra = std::mem::take(&mut self.extra);
-            extra.resize_with(extra.len().max(1), Vec::new);
+            extra.clear();
             let threatened = self
                 .defences
-                .replies(self.eval.lines(), opp, &mut extra[0])
+                .replies(self.eval.lines(), opp, &mut extra)
                 .is_some();
-            for &cell in &extra[0] {
+            for &cell in &extra {
                 if !self.order.contains(&cell) {
                     self.order.push(cell);
                 }
             }
+            extra.clear();
             self.extra = extra;
             self.root_complete = threatened || self.order.len() == self.board.empty_count();
         }
@@ -727,6 +732,13 @@ impl Search {
                 }
             }
             if self.stopped && depth > 1 {
+                // The moves searched to the end before the stop are
+                // compared at this depth, the previous best among them
+                // (it goes first): the best of them is the better choice.
+                // A loss among them is not a loss against every move.
+                if iter_best.0 > -MATE_BOUND {
+                    (best_score, best_move) = iter_best;
+                }
                 break;
             }
             (best_score, best_move) = iter_best;

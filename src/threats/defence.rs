@@ -45,18 +45,58 @@ impl Makes {
 }
 
 /// What a `color` stone on `cell` makes.
-#[inline]
+#[inline(always)]
 pub(crate) fn makes(lines: &Lines, cell: usize, color: Color) -> Makes {
     let (pairs, _) = lines.cell(cell);
-    let mut m = Makes::default();
-    for &p in pairs {
-        let s = pair_shape(p, color.index());
-        m.win |= s == Shape::Win as u8;
-        m.open_four |= s == Shape::OpenIn1 as u8;
-        m.fours += (s == Shape::OpenIn1 as u8 || s == Shape::ClosedIn1 as u8) as u8;
-        m.threes += (s == Shape::OpenIn2 as u8) as u8;
+    let table = &COUNTS[color.index()];
+    // Each direction's counts in its own nibble: four directions add up
+    // without carries.
+    let sum: u16 = pairs.iter().map(|&p| table[p as usize]).sum();
+    Makes {
+        win: sum & 0xF != 0,
+        open_four: (sum >> 4) & 0xF != 0,
+        fours: ((sum >> 8) & 0xF) as u8,
+        threes: (sum >> 12) as u8,
     }
-    m
+}
+
+/// For each colour and pair index, nibble counts of what the colour's shape
+/// in it is: a win (bits 0–3), an open four (4–7), a four (8–11), an open
+/// three (12–15).
+static COUNTS: [[u16; 256]; 2] = {
+    let mut t = [[0u16; 256]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut p = 0;
+        while p < 256 {
+            let s = pair_shape(p as u8, c);
+            let mut v = 0;
+            if s == Shape::Win as u8 {
+                v |= 1;
+            }
+            if s == Shape::OpenIn1 as u8 {
+                v |= 1 << 4;
+            }
+            if s == Shape::OpenIn1 as u8 || s == Shape::ClosedIn1 as u8 {
+                v |= 1 << 8;
+            }
+            if s == Shape::OpenIn2 as u8 {
+                v |= 1 << 12;
+            }
+            t[c][p] = v;
+            p += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// Whether `color` has a stone one move from a four (an open or closed
+/// (k−2) shape): without one, no move of its makes a four, nor wins in
+/// two (the other stones of a four's line were each one move from it).
+#[inline]
+pub(crate) fn may_make_fours(lines: &Lines, color: Color) -> bool {
+    lines.shape_count(color, Shape::OpenIn2) + lines.shape_count(color, Shape::ClosedIn2) > 0
 }
 
 /// Whether `cell` is empty.
@@ -111,6 +151,9 @@ impl Defences {
     /// other fours, each in cell order; none means every reply loses.
     pub fn replies(&mut self, lines: &Lines, attacker: Color, out: &mut Vec<u16>) -> Option<()> {
         let cells = self.rules.cells();
+        if !may_make_fours(lines, attacker) {
+            return None;
+        }
         self.wins.clear();
         for cell in 0..cells {
             if is_empty(lines, cell) && makes(lines, cell, attacker).wins_in_two() {

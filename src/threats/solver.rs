@@ -1,7 +1,7 @@
 //! The threat search itself: an AND/OR search over the attacker's threats
 //! and every reply that can hold, with a table of solved positions.
 
-use super::defence::{is_empty, makes, win_cells, Defences};
+use super::defence::{is_empty, makes, may_make_fours, win_cells, Defences};
 use crate::eval::Evaluator;
 use crate::game::{stone_key, Color, Move, Rules};
 use std::fmt;
@@ -116,6 +116,11 @@ pub struct ThreatSearch {
     aborted: bool,
     /// The attacker-move depth of the last [`ThreatSearch::solve`].
     depth: u32,
+    /// Mixed into every key: changed by [`ThreatSearch::clear`], so that
+    /// older entries stop matching without rewriting the table.
+    era: u64,
+    /// Stop when this time has passed, checked every 256 nodes.
+    deadline: Option<std::time::Instant>,
 }
 
 impl ThreatSearch {
@@ -134,6 +139,8 @@ impl ThreatSearch {
             budget: 0,
             aborted: false,
             depth: UNLIMITED,
+            era: 0,
+            deadline: None,
         }
     }
 
@@ -156,7 +163,7 @@ impl ThreatSearch {
 
     /// Forgets every solved position.
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
+        self.era = crate::game::splitmix64(self.era).1;
     }
 
     /// Can `attacker` win by `mode` threats in the position of `eval`
@@ -234,38 +241,9 @@ impl ThreatSearch {
             }
             // The defender's reply: forced, or the one resisting longest.
             win_cells(eval.lines(), attacker, &mut self.wins, 2);
-            let reply = if let Some(&w) = self.wins.first() {
-                Some(w)
-            } else if {
-                replies.clear();
-                self.defences
-                    .replies(eval.lines(), attacker, &mut replies)
-                    .is_some()
-            } {
-                if replies.is_empty() {
-                    // Every reply loses: show one of them.
-                    replies.extend(
-                        (0..self.rules.cells())
-                            .filter(|&c| is_empty(eval.lines(), c))
-                            .map(|c| c as u16),
-                    );
-                }
-                let mut best: Option<(u32, u16)> = None;
-                for &r in &replies {
-                    self.play(eval, r, defender);
-                    self.aborted = false;
-                    self.budget = self.nodes + 1_000_000;
-                    let res = self.attack(eval, attacker, 0, depth);
-                    self.undo(eval, r, defender);
-                    if let R::Win(p) = res {
-                        if best.is_none_or(|(bp, _)| p > bp) {
-                            best = Some((p, r));
-                        }
-                    }
-                }
-                best.map(|(_, r)| r)
-            } else {
-                None
+            let reply = match self.wins.first() {
+                Some(&w) => Some(w),
+                None => self.longest_reply(eval, attacker, depth, &mut replies),
             };
             let Some(r) = reply else {
                 break;
@@ -282,6 +260,42 @@ impl ThreatSearch {
             .collect()
     }
 
+    /// The defender's reply to a three in a won line that resists longest
+    /// (`None` if no threat is pending, or none could be solved again).
+    fn longest_reply(
+        &mut self,
+        eval: &mut Evaluator,
+        attacker: Color,
+        depth: u32,
+        replies: &mut Vec<u16>,
+    ) -> Option<u16> {
+        replies.clear();
+        self.defences.replies(eval.lines(), attacker, replies)?;
+        if replies.is_empty() {
+            // Every reply loses: show one of them.
+            replies.extend(
+                (0..self.rules.cells())
+                    .filter(|&c| is_empty(eval.lines(), c))
+                    .map(|c| c as u16),
+            );
+        }
+        let defender = attacker.opponent();
+        let mut best: Option<(u32, u16)> = None;
+        for &r in replies.iter() {
+            self.play(eval, r, defender);
+            self.aborted = false;
+            self.budget = self.nodes + 1_000_000;
+            let res = self.attack(eval, attacker, 0, depth);
+            self.undo(eval, r, defender);
+            if let R::Win(p) = res {
+                if best.is_none_or(|(bp, _)| p > bp) {
+                    best = Some((p, r));
+                }
+            }
+        }
+        best.map(|(_, r)| r)
+    }
+
     /// The attacker's winning move in a position solved as a win: a cell
     /// completing k, or the table's move.
     fn first_move(&mut self, eval: &mut Evaluator, attacker: Color) -> Option<u16> {
@@ -293,12 +307,26 @@ impl ThreatSearch {
         (e.result == WIN).then_some(e.best)
     }
 
+    /// Whether the deadline has passed (read every 256 nodes).
+    fn past_deadline(&self) -> bool {
+        self.nodes.is_multiple_of(256)
+            && self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+    }
+
+    /// Sets a time after which searches give up (as for an exhausted
+    /// budget), or none.
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
+    }
+
     fn key(&self, attacker: Color) -> u64 {
         const SALT: [[u64; 2]; 2] = [
             [0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344],
             [0xA409_3822_299F_31D0, 0x082E_FA98_EC4E_6C89],
         ];
-        self.hash ^ SALT[self.mode as usize][attacker.index()]
+        self.hash ^ self.era ^ SALT[self.mode as usize][attacker.index()]
     }
 
     fn probe(&self, attacker: Color) -> Option<Entry> {
@@ -327,7 +355,7 @@ impl ThreatSearch {
     /// The attacker to move: a win if some threat wins against every reply.
     fn attack(&mut self, eval: &mut Evaluator, a: Color, ply: usize, depth: u32) -> R {
         self.nodes += 1;
-        if self.aborted || self.nodes > self.budget {
+        if self.aborted || self.nodes > self.budget || self.past_deadline() {
             self.aborted = true;
             return R::Unknown;
         }
@@ -416,6 +444,9 @@ impl ThreatSearch {
         let lines = eval.lines();
         let base = self.stack.len();
         let vct = self.mode == Mode::Vct;
+        if !vct && !may_make_fours(lines, a) {
+            return;
+        }
         let class_of = |cell: usize| {
             if !is_empty(lines, cell) {
                 return None;

@@ -1,7 +1,7 @@
 //! Which mate scores are proofs: widening a lost node to every defence
 //! (or marking its loss unproven), and the threat searches at the root.
 
-use super::{Proof, Search, ROOT_VCF_NODES, ROOT_VCT_DEPTH, ROOT_VCT_NODES};
+use super::{Proof, Search, DEFENCE_VCF_NODES, ROOT_VCF_NODES, ROOT_VCT_DEPTH, ROOT_VCT_NODES};
 use crate::eval::WIN;
 use crate::game::{stone_key, Outcome};
 use crate::players::tt::{MATE_BOUND, UNPROVEN_SHIFT};
@@ -27,23 +27,20 @@ impl Search {
         pruned: bool,
     ) -> (f64, u16) {
         let opp = self.board.to_move().opponent();
-        let p = ply as usize;
-        if self.extra.len() <= p {
-            self.extra.resize_with(p + 1, Vec::new);
-        }
-        let mut extra = std::mem::take(&mut self.extra[p]);
+        let base = self.extra.len();
         let threatened = self
             .defences
-            .replies(self.eval.lines(), opp, &mut extra)
+            .replies(self.eval.lines(), opp, &mut self.extra)
             .is_some();
         if !threatened {
-            self.extra[p] = extra;
+            self.extra.truncate(base);
             if searched.len() < self.board.empty_count() {
                 best += UNPROVEN_SHIFT;
             }
             return (best, best_move);
         }
-        for &cell in extra.iter() {
+        for i in base..self.extra.len() {
+            let cell = self.extra[i];
             if searched.iter().any(|&(_, c)| c == cell) {
                 continue;
             }
@@ -65,7 +62,7 @@ impl Search {
                 break;
             }
         }
-        self.extra[p] = extra;
+        self.extra.truncate(base);
         if best <= -MATE_BOUND {
             best = best.max(-(WIN - (ply + 4) as f64));
         }
@@ -77,16 +74,36 @@ impl Search {
     /// else the opponent's VCF, which, if it has one, the root order is cut
     /// down to the moves that stop it (when any does). Returns the threat
     /// nodes searched too.
+    ///
+    /// A search with a time limit gives them a quarter of it, and runs the
+    /// VCT too; without one, only the VCFs run (their node budgets keep
+    /// the search deterministic).
     pub(super) fn root_threats(&mut self) -> (u64, Option<(u16, u32, Proof)>) {
+        let deadline = self.limits.time.map(|t| self.start + t / 4);
+        self.threats.set_deadline(deadline);
+        let found = self.root_threats_within();
+        self.threats.set_deadline(None);
+        found
+    }
+
+    fn root_threats_within(&mut self) -> (u64, Option<(u16, u32, Proof)>) {
         let mover = self.board.to_move();
         let opp = mover.opponent();
         let hash = self.board.hash();
         let rules = *self.board.rules();
         let mut nodes = 0;
+        let vct = if self.limits.time.is_some() {
+            ROOT_VCT_NODES
+        } else {
+            0
+        };
         for (mode, budget, depth, proof) in [
             (Mode::Vcf, ROOT_VCF_NODES, 0, Proof::Vcf),
-            (Mode::Vct, ROOT_VCT_NODES, ROOT_VCT_DEPTH, Proof::Vct),
+            (Mode::Vct, vct, ROOT_VCT_DEPTH, Proof::Vct),
         ] {
+            if budget == 0 {
+                continue;
+            }
             let v = self
                 .threats
                 .solve(&mut self.eval, hash, mover, mode, depth, budget);
@@ -125,7 +142,7 @@ impl Search {
             let after = hash ^ stone_key(mover, m);
             let v = self
                 .threats
-                .solve(&mut self.eval, after, opp, Mode::Vcf, 0, ROOT_VCF_NODES);
+                .solve(&mut self.eval, after, opp, Mode::Vcf, 0, DEFENCE_VCF_NODES);
             nodes += self.threats.nodes();
             self.eval.undo();
             if !v.is_win() {
