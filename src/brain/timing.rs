@@ -233,12 +233,13 @@ mod tests {
     #[test]
     fn turn_limits() {
         assert_eq!(tc(Some(0), None, None).budget(225), Budget::Instant);
-        assert_eq!(ms(tc(Some(200), None, None).budget(225)), 140);
+        assert_eq!(ms(tc(Some(200), None, None).budget(225)), 170);
+        assert_eq!(ms(tc(Some(100), None, None).budget(225)), 70);
         assert_eq!(ms(tc(Some(1000), None, None).budget(225)), 850);
         assert_eq!(ms(tc(Some(30000), None, None).budget(225)), 25500);
         assert_eq!(ms(tc(None, None, None).budget(225)), 1700);
         // Too short to search.
-        assert_eq!(tc(Some(70), None, None).budget(225), Budget::Instant);
+        assert_eq!(tc(Some(40), None, None).budget(225), Budget::Instant);
     }
 
     #[test]

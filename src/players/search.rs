@@ -129,6 +129,9 @@ const ROOT_VCF_NODES: u64 = 20_000;
 /// Nodes for the opponent's VCF after each defence tried against it.
 const DEFENCE_VCF_NODES: u64 = 2_000;
 
+/// Nodes for the opponent's VCT after each defence tried against it.
+const DEFENCE_VCT_NODES: u64 = 20_000;
+
 /// Nodes for the mover's VCT at the root (only with a time limit, which
 /// usually ends it first), and its depth in attacker moves.
 const ROOT_VCT_NODES: u64 = 2_000_000;

@@ -1,11 +1,11 @@
 //! Which mate scores are proofs: widening a lost node to every defence
 //! (or marking its loss unproven), and the threat searches at the root.
 
-use super::{Proof, Search, DEFENCE_VCF_NODES, ROOT_VCF_NODES, ROOT_VCT_DEPTH, ROOT_VCT_NODES};
+use super::{Proof, Search, DEFENCE_VCF_NODES, DEFENCE_VCT_NODES, ROOT_VCF_NODES, ROOT_VCT_DEPTH, ROOT_VCT_NODES};
 use crate::eval::WIN;
 use crate::game::{stone_key, Outcome};
 use crate::players::tt::{MATE_BOUND, UNPROVEN_SHIFT};
-use crate::threats::{is_empty, makes, Mode, Verdict};
+use crate::threats::{is_empty, makes, win_cells, Mode, Verdict};
 
 impl Search {
     /// A node where every candidate lost (`best`, a mate score): its loss is
@@ -88,7 +88,6 @@ impl Search {
 
     fn root_threats_within(&mut self) -> (u64, Option<(u16, u32, Proof)>) {
         let mover = self.board.to_move();
-        let opp = mover.opponent();
         let hash = self.board.hash();
         let rules = *self.board.rules();
         let mut nodes = 0;
@@ -112,25 +111,62 @@ impl Search {
                 return (nodes, Some((rules.index(first) as u16, plies, proof)));
             }
         }
+        // The opponent's threats, as if it were to move: the root moves
+        // are cut down to those that stop them (when any does).
+        nodes += self.stop_threat(Mode::Vcf, 0, ROOT_VCF_NODES, DEFENCE_VCF_NODES);
+        if vct > 0 {
+            nodes += self.stop_threat(Mode::Vct, ROOT_VCT_DEPTH, vct, DEFENCE_VCT_NODES);
+        }
+        (nodes, None)
+    }
+
+    /// If the opponent has a `mode` win (as if it were to move), keeps in
+    /// the root order only the moves after which it has none: the moves
+    /// cut are proven losses, so a loss against the rest stays proven. The
+    /// moves tried are the root moves, the mover's fours, the opponent's
+    /// first threat and every reply to it (for VCF, its whole line).
+    /// Returns the nodes searched.
+    fn stop_threat(&mut self, mode: Mode, depth: u32, budget: u64, each: u64) -> u64 {
+        let mover = self.board.to_move();
+        let opp = mover.opponent();
+        let hash = self.board.hash();
+        let rules = *self.board.rules();
         let v = self
             .threats
-            .solve(&mut self.eval, hash, opp, Mode::Vcf, 0, ROOT_VCF_NODES);
-        nodes += self.threats.nodes();
-        if !v.is_win() {
-            return (nodes, None);
-        }
-        // Defences: the root moves, the cells of the opponent's line, and
-        // the mover's fours; each is kept if the opponent has no VCF after.
-        let line = self.threats.line(&mut self.eval, hash, opp);
+            .solve(&mut self.eval, hash, opp, mode, depth, budget);
+        let mut nodes = self.threats.nodes();
+        let Verdict::Win { first, .. } = v else {
+            return nodes;
+        };
         let mut tried = self.order.clone();
-        let lines = self.eval.lines();
-        for cell in
-            line.iter()
+        let mut extra: Vec<u16> = match mode {
+            Mode::Vcf => self
+                .threats
+                .line(&mut self.eval, hash, opp)
+                .iter()
                 .map(|&m| rules.index(m) as u16)
-                .chain((0..rules.cells() as u16).filter(|&c| {
-                    is_empty(lines, c as usize) && makes(lines, c as usize, mover).fours > 0
-                }))
-        {
+                .collect(),
+            Mode::Vct => {
+                // The blocks of a four, or the defences against a three.
+                let mut replies = Vec::new();
+                self.eval.play_unscored(first, opp, hash);
+                win_cells(self.eval.lines(), opp, &mut replies, usize::MAX);
+                if replies.is_empty() {
+                    let _ = self
+                        .defences
+                        .replies(self.eval.lines(), opp, &mut replies);
+                }
+                self.eval.undo();
+                replies.push(rules.index(first) as u16);
+                replies
+            }
+        };
+        let lines = self.eval.lines();
+        extra.extend(
+            (0..rules.cells() as u16)
+                .filter(|&c| is_empty(lines, c as usize) && makes(lines, c as usize, mover).fours > 0),
+        );
+        for cell in extra {
             if self.board.cells()[cell as usize] == 0 && !tried.contains(&cell) {
                 tried.push(cell);
             }
@@ -142,7 +178,7 @@ impl Search {
             let after = hash ^ stone_key(mover, m);
             let v = self
                 .threats
-                .solve(&mut self.eval, after, opp, Mode::Vcf, 0, DEFENCE_VCF_NODES);
+                .solve(&mut self.eval, after, opp, mode, depth, each);
             nodes += self.threats.nodes();
             self.eval.undo();
             if !v.is_win() {
@@ -150,9 +186,8 @@ impl Search {
             }
         }
         if !holds.is_empty() {
-            // The moves cut are proven losses: completeness is kept.
             self.order = holds;
         }
-        (nodes, None)
+        nodes
     }
 }
