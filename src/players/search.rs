@@ -488,6 +488,10 @@ impl Search {
             }
         } else {
             self.candidates(mover, &mut moves);
+            if self.defend_only(mover, &mut moves) {
+                self.buffers[ply as usize] = moves;
+                return -(WIN - (ply + 4) as f64);
+            }
             if tt_move != NO_MOVE {
                 if let Some(p) = moves.iter().position(|&(_, c)| c == tt_move) {
                     moves[..=p].rotate_right(1);
@@ -578,6 +582,9 @@ impl Search {
             }
         } else {
             self.candidates(mover, &mut moves);
+            if self.defend_only(mover, &mut moves) {
+                return -(WIN - (ply + 4) as f64);
+            }
         }
         let mut best = f64::NEG_INFINITY;
         for &(_, cell) in &moves {

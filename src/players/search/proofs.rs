@@ -1,9 +1,12 @@
 //! Which mate scores are proofs: widening a lost node to every defence
 //! (or marking its loss unproven), and the threat searches at the root.
 
-use super::{Proof, Search, DEFENCE_VCF_NODES, DEFENCE_VCT_NODES, ROOT_VCF_NODES, ROOT_VCT_DEPTH, ROOT_VCT_NODES};
+use super::{
+    Proof, Search, DEFENCE_VCF_NODES, DEFENCE_VCT_NODES, ROOT_VCF_NODES, ROOT_VCT_DEPTH,
+    ROOT_VCT_NODES,
+};
 use crate::eval::WIN;
-use crate::game::{stone_key, Outcome};
+use crate::game::{stone_key, Color, Outcome};
 use crate::players::tt::{MATE_BOUND, UNPROVEN_SHIFT};
 use crate::threats::{is_empty, makes, win_cells, Mode, Verdict};
 
@@ -67,6 +70,38 @@ impl Search {
             best = best.max(-(WIN - (ply + 4) as f64));
         }
         (best, best_move)
+    }
+
+    /// When the opponent threatens to win in two (and cannot win at once),
+    /// `moves` becomes its defences ([`crate::threats`]): the candidates
+    /// among them first, then the others by static score. Every other move
+    /// loses within 4 plies, so searching it would only cost time. True
+    /// when there is no defence at all: the node is lost within 4 plies.
+    pub(super) fn defend_only(&mut self, mover: Color, moves: &mut Vec<(f64, u16)>) -> bool {
+        let opp = mover.opponent();
+        let base = self.extra.len();
+        if self
+            .defences
+            .replies(self.eval.lines(), opp, &mut self.extra)
+            .is_none()
+        {
+            return false;
+        }
+        if self.extra.len() == base {
+            return true;
+        }
+        let defences = &self.extra[base..];
+        moves.retain(|&(_, c)| defences.contains(&c));
+        let kept = moves.len();
+        let scores = self.eval.scores(mover);
+        for &c in defences {
+            if !moves[..kept].iter().any(|&(_, m)| m == c) {
+                moves.push((scores[c as usize], c));
+            }
+        }
+        moves[kept..].sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        self.extra.truncate(base);
+        false
     }
 
     /// The threat searches at the root, before the main search: the mover's
@@ -152,9 +187,7 @@ impl Search {
                 self.eval.play_unscored(first, opp, hash);
                 win_cells(self.eval.lines(), opp, &mut replies, usize::MAX);
                 if replies.is_empty() {
-                    let _ = self
-                        .defences
-                        .replies(self.eval.lines(), opp, &mut replies);
+                    let _ = self.defences.replies(self.eval.lines(), opp, &mut replies);
                 }
                 self.eval.undo();
                 replies.push(rules.index(first) as u16);
@@ -163,8 +196,9 @@ impl Search {
         };
         let lines = self.eval.lines();
         extra.extend(
-            (0..rules.cells() as u16)
-                .filter(|&c| is_empty(lines, c as usize) && makes(lines, c as usize, mover).fours > 0),
+            (0..rules.cells() as u16).filter(|&c| {
+                is_empty(lines, c as usize) && makes(lines, c as usize, mover).fours > 0
+            }),
         );
         for cell in extra {
             if self.board.cells()[cell as usize] == 0 && !tried.contains(&cell) {
