@@ -75,7 +75,9 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     anyhow::ensure!(a.openings >= 1, "--openings must be at least 1");
     anyhow::ensure!(a.concurrency >= 1, "--concurrency must be at least 1");
-    ignore_sigpipe();
+    // A write to a dead engine is an error the game handles (the engine
+    // loses), not a SIGPIPE that kills the runner.
+    super::set_sigpipe(true);
     let rules = Rules::new(a.board, a.board, 5, a.rule)?;
     let commands = [
         a.engine_a.parse::<EngineCommand>()?,
@@ -242,23 +244,4 @@ fn claims_text(e: &EngineStats) -> String {
         c.moves, c.withdrawn_moves, c.games, c.withdrawn_games,
         p.moves, p.withdrawn_moves, p.games, p.withdrawn_games
     )
-}
-
-/// Writing to an engine that has exited must be an error the runner
-/// handles (the engine loses the game), not a SIGPIPE that kills the
-/// runner: `mnk` restores SIGPIPE's default for its other commands.
-fn ignore_sigpipe() {
-    #[cfg(unix)]
-    {
-        extern "C" {
-            fn signal(signum: i32, handler: usize) -> usize;
-        }
-        const SIGPIPE: i32 = 13;
-        const SIG_IGN: usize = 1;
-        // SAFETY: changing a signal's disposition to "ignore" has no
-        // preconditions; no other thread of ours has started yet.
-        unsafe {
-            signal(SIGPIPE, SIG_IGN);
-        }
-    }
 }

@@ -151,19 +151,28 @@ pub(crate) fn compact(v: f64) -> String {
 /// (`mnk records list FILE | head`), as command-line tools do, instead of
 /// `println!` panicking on a broken pipe: Rust ignores SIGPIPE by default.
 fn restore_sigpipe() {
+    set_sigpipe(false);
+}
+
+/// Sets SIGPIPE to be ignored (`ignore`: a write to a closed pipe is an
+/// error the writer handles) or to its default (the process ends).
+pub(crate) fn set_sigpipe(ignore: bool) {
     #[cfg(unix)]
     {
         extern "C" {
             fn signal(signum: i32, handler: usize) -> usize;
         }
         const SIGPIPE: i32 = 13;
-        const SIG_DFL: usize = 0;
-        // SAFETY: resetting a signal's disposition to the default has no
-        // preconditions; it runs before any other thread exists.
+        // SIG_IGN and SIG_DFL.
+        let handler = if ignore { 1 } else { 0 };
+        // SAFETY: changing a signal's disposition has no preconditions;
+        // it runs before any other thread of ours exists.
         unsafe {
-            signal(SIGPIPE, SIG_DFL);
+            signal(SIGPIPE, handler);
         }
     }
+    #[cfg(not(unix))]
+    let _ = ignore;
 }
 
 /// An error and its causes on one line, each cause once: library errors

@@ -7,7 +7,7 @@
 //!   stones, so the tree is finite; a node budget bounds the work.
 //! - **VCT**, victory by continuous threats: attacker moves are fours or
 //!   *threes*, and after a three every reply that does not lose at once is
-//!   searched, the defender's own fours included ([`defence`] says which
+//!   searched, the defender's own fours included (the `defence` module says which
 //!   replies those are, and why no other can hold).
 //!
 //! Threats are read off the evaluator's shapes ([`crate::eval::Shape`]),
