@@ -108,7 +108,7 @@ fn threat_solve(board: &Board, mode: Mode, budget: u64, depth: u32) -> Result<()
     let mover = board.to_move();
     let mut eval = Evaluator::new(shipped_weights(rules));
     eval.sync(board);
-    let mut search = ThreatSearch::new(rules, 20);
+    let mut search = ThreatSearch::new(rules, 22);
     let t = Instant::now();
     let verdict = search.solve(&mut eval, board.hash(), mover, mode, depth, budget);
     let (elapsed, nodes) = (t.elapsed(), search.nodes());

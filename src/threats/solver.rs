@@ -335,10 +335,17 @@ impl ThreatSearch {
         (e.result != EMPTY && e.key == key).then_some(e)
     }
 
+    /// Stores a solved position. A win is never replaced by a no-win: the
+    /// wins are what [`ThreatSearch::line`] walks again, and a lost one
+    /// must be searched anew.
     fn store(&mut self, attacker: Color, e: Entry) {
         let key = self.key(attacker);
         let len = self.table.len();
-        self.table[key as usize & (len - 1)] = Entry { key, ..e };
+        let slot = &mut self.table[key as usize & (len - 1)];
+        if slot.result == WIN && e.result == NO_WIN && slot.key != key {
+            return;
+        }
+        *slot = Entry { key, ..e };
     }
 
     fn play(&mut self, eval: &mut Evaluator, cell: u16, color: Color) {
