@@ -13,7 +13,7 @@ use std::time::Duration;
 /// Margin kept from the turn limit: this fraction of it…
 pub const TURN_MARGIN_FRACTION: f64 = 0.15;
 /// …but at least this much.
-pub const MIN_MARGIN: Duration = Duration::from_millis(30);
+pub const MIN_MARGIN: Duration = Duration::from_millis(40);
 /// Part of `time_left` never planned for (and at least [`MIN_MARGIN`]).
 pub const MATCH_RESERVE_FRACTION: f64 = 0.05;
 /// Below this a search is not worth starting: play at depth 1.
@@ -119,7 +119,7 @@ impl TimeControl {
 
     /// The budget for one move when `empties` cells are empty:
     ///
-    /// `min(turn − max(15% of turn, 30 ms), (left − max(5% of left, 30 ms))
+    /// `min(turn − max(15% of turn, 40 ms), (left − max(5% of left, 40 ms))
     /// / moves_to_go)`, where `left` is [`TimeControl::match_left`] and
     /// `moves_to_go = clamp(empties / 4, 12, 40)` estimates this engine's
     /// remaining moves, `turn` is at most [`MAX_TURN_MS`] and `left` at
@@ -233,13 +233,13 @@ mod tests {
     #[test]
     fn turn_limits() {
         assert_eq!(tc(Some(0), None, None).budget(225), Budget::Instant);
-        assert_eq!(ms(tc(Some(200), None, None).budget(225)), 170);
-        assert_eq!(ms(tc(Some(100), None, None).budget(225)), 70);
+        assert_eq!(ms(tc(Some(200), None, None).budget(225)), 160);
+        assert_eq!(ms(tc(Some(100), None, None).budget(225)), 60);
         assert_eq!(ms(tc(Some(1000), None, None).budget(225)), 850);
         assert_eq!(ms(tc(Some(30000), None, None).budget(225)), 25500);
         assert_eq!(ms(tc(None, None, None).budget(225)), 1700);
         // Too short to search.
-        assert_eq!(tc(Some(40), None, None).budget(225), Budget::Instant);
+        assert_eq!(tc(Some(50), None, None).budget(225), Budget::Instant);
     }
 
     #[test]

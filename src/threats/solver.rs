@@ -119,8 +119,11 @@ pub struct ThreatSearch {
     /// Mixed into every key: changed by [`ThreatSearch::clear`], so that
     /// older entries stop matching without rewriting the table.
     era: u64,
-    /// Stop when this time has passed, checked every 256 nodes.
+    /// Stop when this time has passed, checked at the start of each
+    /// search and every 256 nodes counted over all searches.
     deadline: Option<std::time::Instant>,
+    /// Nodes over all searches, for the deadline's stride.
+    total: u64,
 }
 
 impl ThreatSearch {
@@ -141,6 +144,7 @@ impl ThreatSearch {
             depth: UNLIMITED,
             era: 0,
             deadline: None,
+            total: 0,
         }
     }
 
@@ -196,6 +200,9 @@ impl ThreatSearch {
             Mode::Vct => depth.min(UNLIMITED - 1),
         };
         self.depth = depth;
+        if self.deadline_passed() {
+            return Verdict::Unknown;
+        }
         match self.attack(eval, attacker, 0, depth) {
             R::Win(plies) => {
                 let first = self.first_move(eval, attacker).expect("a win has a move");
@@ -308,11 +315,14 @@ impl ThreatSearch {
     }
 
     /// Whether the deadline has passed (read every 256 nodes).
-    fn past_deadline(&self) -> bool {
-        self.nodes.is_multiple_of(256)
-            && self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
+    fn past_deadline(&mut self) -> bool {
+        self.total += 1;
+        self.total.is_multiple_of(256) && self.deadline_passed()
+    }
+
+    fn deadline_passed(&self) -> bool {
+        self.deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
     }
 
     /// Sets a time after which searches give up (as for an exhausted
