@@ -4,6 +4,7 @@ use anyhow::Result;
 use mnk::eval::{Evaluator, LOSS, WIN};
 use mnk::game::Rules;
 use mnk::players::PlayerSpec;
+use mnk::threats::{Mode, ThreatSearch, Verdict};
 use std::path::PathBuf;
 
 /// The flags of `mnk eval`.
@@ -92,6 +93,28 @@ pub fn run(a: Args) -> Result<()> {
     println!("board value for {mover}: {text}");
     if let Some(o) = board.outcome() {
         println!("the game is over: {o}");
+        return Ok(());
+    }
+    // Threats: each side's VCF, as if it were to move.
+    let mut threats = ThreatSearch::new(rules, 18);
+    for side in [mover, mover.opponent()] {
+        let found = threats.solve(&mut ev, board.hash(), side, Mode::Vcf, 0, VCF_NODES);
+        let text = match found {
+            Verdict::Win { first, plies } => {
+                format!("wins by continuous fours from {first} ({plies} plies; mnk solve --vcf shows the line)")
+            }
+            Verdict::NoWin => "none".into(),
+            Verdict::Unknown => format!("not settled within {VCF_NODES} nodes"),
+        };
+        let whose = if side == mover {
+            "to move"
+        } else {
+            "if it were to move"
+        };
+        println!("VCF for {side} ({whose}): {text}");
     }
     Ok(())
 }
+
+/// Nodes for each side's VCF under the value map.
+const VCF_NODES: u64 = 1_000_000;
