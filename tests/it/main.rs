@@ -25,6 +25,7 @@ mod replay;
 mod search_generations;
 mod solver;
 mod stats;
+mod threats;
 mod tidy;
 mod train;
 mod train_rundir;
