@@ -95,6 +95,15 @@ pub fn check_line(
         if !own.is_empty() && !own.contains(&mv) {
             return Err(LineError::MissedWin { index, mv });
         }
+        if board.wins_at(mv, mover) {
+            // A win ends the game, whatever the other side threatened; it
+            // must be the attacker's, and the line's last move.
+            return if mover == attacker && index == line.len() {
+                Ok(())
+            } else {
+                Err(LineError::NoWin(attacker))
+            };
+        }
         let theirs = wins(&board, other);
         if mover == attacker {
             if let Some(&threat) = theirs.iter().find(|&&t| t != mv) {
@@ -107,17 +116,9 @@ pub fn check_line(
                 expected: theirs[0],
             });
         }
-        let won = board.wins_at(mv, mover);
         board
             .play_as(mv, mover)
             .map_err(|_| LineError::Illegal { index, mv })?;
-        if won {
-            return if mover == attacker && index == line.len() {
-                Ok(())
-            } else {
-                Err(LineError::NoWin(attacker))
-            };
-        }
         if mover == attacker {
             let four = !wins(&board, attacker).is_empty();
             let three = mode == Mode::Vct && !four && wins_in_two(&board, attacker);

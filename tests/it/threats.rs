@@ -8,7 +8,7 @@ use crate::common::mnk;
 use mnk::eval::{shipped_weights, Evaluator, WIN};
 use mnk::game::{Board, Color, Move, Rules};
 use mnk::players::{Player, Rng, Search, SearchLimits, Solver, Value, MATE_BOUND};
-use mnk::threats::{check_line, LineError, Mode, ThreatSearch, Verdict};
+use mnk::threats::{check_line, Mode, ThreatSearch, Verdict};
 use rand::{Rng as _, SeedableRng};
 use std::collections::HashMap;
 
@@ -241,35 +241,6 @@ fn random_position(rules: Rules, stones: usize, black_share: f64, rng: &mut Rng)
     b
 }
 
-/// `check_line`, except for its known fault (see
-/// `check_line_accepts_a_win_while_the_defender_threatens`): a last move
-/// that completes k for the attacker is refused as "unblocked" when the
-/// defender also has a winning cell. That case is accepted here after
-/// checking it on the board: the earlier moves pass `check_line` as a
-/// prefix would (every error but `NoWin` is about a move before the last),
-/// and the last move wins.
-fn check(board: &Board, attacker: Color, mode: Mode, line: &[Move]) -> Result<(), LineError> {
-    match check_line(board, attacker, mode, line) {
-        Err(LineError::Unblocked { index, mv, .. }) if index == line.len() && index % 2 == 1 => {
-            let mut b = board.clone();
-            for (i, &m) in line[..index - 1].iter().enumerate() {
-                let c = if i % 2 == 0 {
-                    attacker
-                } else {
-                    attacker.opponent()
-                };
-                b.play_as(m, c).unwrap();
-            }
-            if b.wins_at(mv, attacker) {
-                Ok(())
-            } else {
-                check_line(board, attacker, mode, line)
-            }
-        }
-        other => other,
-    }
-}
-
 /// Checks a VCF win's line: it replays on a plain board, starts with the
 /// verdict's move, and (VCF being forced after the first move, and the
 /// line following the search's own moves) has exactly `plies` moves, an
@@ -278,7 +249,7 @@ fn assert_vcf_line(board: &Board, attacker: Color, v: Verdict, line: &[Move]) {
     let Verdict::Win { first, plies } = v else {
         panic!("not a win: {v:?}");
     };
-    check(board, attacker, Mode::Vcf, line)
+    check_line(board, attacker, Mode::Vcf, line)
         .unwrap_or_else(|e| panic!("{board:?} {attacker}: VCF line {line:?} fails: {e}"));
     assert_eq!(line[0], first, "{board:?} {attacker}: line {line:?}");
     assert_eq!(line.len() % 2, 1, "{board:?} {attacker}: line {line:?}");
@@ -296,7 +267,7 @@ fn assert_vct_line(board: &Board, attacker: Color, v: Verdict, line: &[Move]) {
     let Verdict::Win { first, plies } = v else {
         panic!("not a win: {v:?}");
     };
-    check(board, attacker, Mode::Vct, line)
+    check_line(board, attacker, Mode::Vct, line)
         .unwrap_or_else(|e| panic!("{board:?} {attacker}: VCT line {line:?} fails: {e}"));
     assert_eq!(line[0], first, "{board:?} {attacker}: line {line:?}");
     assert_eq!(line.len() % 2, 1, "{board:?} {attacker}: line {line:?}");
@@ -783,17 +754,11 @@ fn solve_cli_prints_vcf_verdicts() {
 // Known faults (ignored until fixed in src/)
 // ---------------------------------------------------------------------------
 
-/// `check_line` refuses a winning move when the defender also threatens
-/// to win: its "leaves the defender's win" test comes before it looks at
-/// whether the move completes k. On 7x7x4 after a1 a2 b1 b2 c1 c2 (black
-/// a1 b1 c1, white a2 b2 c2, black to move) the line `d1` wins at once
-/// for black, and `ThreatSearch` says so (Win, 1 ply, d1), but
-/// `check_line` answers `Unblocked { index: 1, mv: d1, threat: d2 }`.
-/// The random tests meet it (e.g. 7x7x4 set-up b:d5 g5 f3 e7 e5,
-/// w:f5 g6 d2 e3, black's VCF c5 while white threatens f4) and work
-/// around it in `check`.
+/// A winning move ends the line even when the defender also threatens to
+/// win (`check_line` once called it "unblocked"). On 7x7x4 after a1 a2 b1
+/// b2 c1 c2 (black a1 b1 c1, white a2 b2 c2, black to move) the line `d1`
+/// wins at once for black.
 #[test]
-#[ignore = "bug: check_line refuses an attacker's winning move when the defender has a winning cell"]
 fn check_line_accepts_a_win_while_the_defender_threatens() {
     let rules = rules("7x7x4");
     let moves: Vec<Move> = ["a1", "a2", "b1", "b2", "c1", "c2"]
