@@ -195,15 +195,25 @@ impl ThreatSearch {
         self.nodes = 0;
         self.budget = budget;
         self.aborted = false;
-        let depth = match mode {
-            Mode::Vcf => UNLIMITED,
-            Mode::Vct => depth.min(UNLIMITED - 1),
-        };
-        self.depth = depth;
         if self.deadline_passed() {
             return Verdict::Unknown;
         }
-        match self.attack(eval, attacker, 0, depth) {
+        // VCT deepens one attacker move at a time: short wins are found
+        // first and cheaply, and each depth's refutations are in the table
+        // for the next.
+        let depths = match mode {
+            Mode::Vcf => UNLIMITED..=UNLIMITED,
+            Mode::Vct => 1..=depth.clamp(1, UNLIMITED - 1),
+        };
+        let mut found = R::NoWin;
+        for d in depths {
+            self.depth = d;
+            found = self.attack(eval, attacker, 0, d);
+            if found != R::NoWin {
+                break;
+            }
+        }
+        match found {
             R::Win(plies) => {
                 let first = self.first_move(eval, attacker).expect("a win has a move");
                 Verdict::Win {
