@@ -174,6 +174,8 @@ pub struct Search {
     root_complete: bool,
     /// Threat searches at the root.
     threats: ThreatSearch,
+    /// Nodes the root's threat searches may still use (a node limit).
+    threat_left: u64,
     /// The replies that can stop a threat, for proving losses.
     defences: Defences,
     /// Those replies at the nodes of the current path, one list above the
@@ -244,6 +246,7 @@ impl Search {
             order: Vec::new(),
             root_complete: false,
             threats: ThreatSearch::new(rules, 16),
+            threat_left: 0,
             defences: Defences::new(rules),
             extra: Vec::with_capacity(16 * rules.cells()),
         }
@@ -641,12 +644,14 @@ impl Search {
             };
             return self.info.best;
         }
+        // The threat searches count against a node limit.
+        self.nodes = threat_nodes;
         let mut order = std::mem::take(&mut self.order);
         let (depth, score, best) = self.iterate(&mut order);
         self.order = order;
         self.info = SearchInfo {
             depth,
-            nodes: self.nodes + threat_nodes,
+            nodes: self.nodes,
             score,
             best: Some(rules.move_at(best as usize)),
             elapsed: self.start.elapsed(),

@@ -87,6 +87,8 @@ struct Entry {
     best: u16,
     /// For no win, the attacker moves it was searched to.
     depth: u8,
+    /// The table's generation when stored.
+    generation: u16,
 }
 
 const EMPTY: u8 = 0;
@@ -119,6 +121,8 @@ pub struct ThreatSearch {
     /// Mixed into every key: changed by [`ThreatSearch::clear`], so that
     /// older entries stop matching without rewriting the table.
     era: u64,
+    /// Counts clears: entries of older generations count as empty.
+    generation: u16,
     /// Stop when this time has passed, checked at the start of each
     /// search and every 256 nodes counted over all searches.
     deadline: Option<std::time::Instant>,
@@ -143,6 +147,7 @@ impl ThreatSearch {
             aborted: false,
             depth: UNLIMITED,
             era: 0,
+            generation: 0,
             deadline: None,
             total: 0,
         }
@@ -167,7 +172,14 @@ impl ThreatSearch {
 
     /// Forgets every solved position.
     pub fn clear(&mut self) {
-        self.era = crate::game::splitmix64(self.era).1;
+        // A new generation and key salt: older entries stop matching
+        // without the table being rewritten, except once when the
+        // generation wraps, so that no entry outlives 65,536 clears.
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.table.fill(Entry::default());
+        }
+        self.era = crate::game::splitmix64(u64::from(self.generation)).1;
     }
 
     /// Can `attacker` win by `mode` threats in the position of `eval`
@@ -362,10 +374,18 @@ impl ThreatSearch {
         let key = self.key(attacker);
         let len = self.table.len();
         let slot = &mut self.table[key as usize & (len - 1)];
-        if slot.result == WIN && e.result == NO_WIN && slot.key != key {
+        if slot.result == WIN
+            && slot.generation == self.generation
+            && e.result == NO_WIN
+            && slot.key != key
+        {
             return;
         }
-        *slot = Entry { key, ..e };
+        *slot = Entry {
+            key,
+            generation: self.generation,
+            ..e
+        };
     }
 
     fn play(&mut self, eval: &mut Evaluator, cell: u16, color: Color) {
@@ -445,7 +465,7 @@ impl ThreatSearch {
                     result: WIN,
                     plies: p.min(255) as u8,
                     best,
-                    depth: 0,
+                    ..Entry::default()
                 },
             ),
             R::NoWin => self.store(
@@ -454,8 +474,8 @@ impl ThreatSearch {
                     key: 0,
                     result: NO_WIN,
                     plies: 0,
-                    best: 0,
                     depth: depth as u8,
+                    ..Entry::default()
                 },
             ),
             R::Unknown => {}

@@ -115,10 +115,33 @@ impl Search {
     /// the search deterministic).
     pub(super) fn root_threats(&mut self) -> (u64, Option<(u16, u32, Proof)>) {
         let deadline = self.limits.time.map(|t| self.start + t / 4);
+        // A node limit covers the threat searches too: half of it at most.
+        self.threat_left = self.limits.nodes.map_or(u64::MAX, |n| n / 2);
         self.threats.set_deadline(deadline);
         let found = self.root_threats_within();
         self.threats.set_deadline(None);
         found
+    }
+
+    /// A threat search within what is left of the node allowance
+    /// (`Unknown` when nothing is).
+    fn budgeted_solve(
+        &mut self,
+        hash: u64,
+        attacker: Color,
+        mode: Mode,
+        depth: u32,
+        budget: u64,
+    ) -> Verdict {
+        let budget = budget.min(self.threat_left);
+        if budget == 0 {
+            return Verdict::Unknown;
+        }
+        let v = self
+            .threats
+            .solve(&mut self.eval, hash, attacker, mode, depth, budget);
+        self.threat_left = self.threat_left.saturating_sub(self.threats.nodes());
+        v
     }
 
     fn root_threats_within(&mut self) -> (u64, Option<(u16, u32, Proof)>) {
@@ -138,9 +161,7 @@ impl Search {
             if budget == 0 {
                 continue;
             }
-            let v = self
-                .threats
-                .solve(&mut self.eval, hash, mover, mode, depth, budget);
+            let v = self.budgeted_solve(hash, mover, mode, depth, budget);
             nodes += self.threats.nodes();
             if let Verdict::Win { first, plies } = v {
                 return (nodes, Some((rules.index(first) as u16, plies, proof)));
@@ -166,9 +187,7 @@ impl Search {
         let opp = mover.opponent();
         let hash = self.board.hash();
         let rules = *self.board.rules();
-        let v = self
-            .threats
-            .solve(&mut self.eval, hash, opp, mode, depth, budget);
+        let v = self.budgeted_solve(hash, opp, mode, depth, budget);
         let mut nodes = self.threats.nodes();
         let Verdict::Win { first, .. } = v else {
             return nodes;
@@ -210,9 +229,7 @@ impl Search {
             let m = rules.move_at(cell as usize);
             self.eval.play_unscored(m, mover, hash);
             let after = hash ^ stone_key(mover, m);
-            let v = self
-                .threats
-                .solve(&mut self.eval, after, opp, mode, depth, each);
+            let v = self.budgeted_solve(after, opp, mode, depth, each);
             nodes += self.threats.nodes();
             self.eval.undo();
             if !v.is_win() {
