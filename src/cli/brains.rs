@@ -111,6 +111,9 @@ pub fn run(a: Args) -> Result<()> {
     .context("cannot handle Ctrl-C")?;
     // Engines that cannot start fail here, before the header.
     check_match(&settings, &commands, &openings, &stop)?;
+    // No engine runs while the header and the report are printed: a closed
+    // stdout then ends mnk quietly, as it does for the other commands.
+    super::set_sigpipe(false);
     println!(
         "{} vs {} on {}: {} openings x 2 colours, seed {}",
         a.engine_a,
@@ -127,6 +130,7 @@ pub fn run(a: Args) -> Result<()> {
         a.turn_ms, a.tolerance_ms, a.concurrency
     );
     let _ = std::io::stdout().flush();
+    super::set_sigpipe(true);
     let total_pairs = openings.len();
     let sprt = a.sprt;
     let on_game = |_: &BrainGame, p: &Progress| {
@@ -141,6 +145,7 @@ pub fn run(a: Args) -> Result<()> {
         log: if a.verbose_engines { Some(&log) } else { None },
     };
     let report = run_brains(&settings, &commands, &openings, a.sprt.as_ref(), &hooks)?;
+    super::set_sigpipe(false);
     if report.stopped {
         println!(
             "\nInterrupted after {} of {} games.",
