@@ -760,3 +760,39 @@ fn absurd_time_limits_are_clamped() {
         }
     }
 }
+
+/// `--verbose` says what proved a win: an open three with room for an open
+/// four is a win by continuous fours, found before any alpha-beta search;
+/// and a position the engine cannot prove never reads as a plain win.
+#[test]
+fn verbose_names_the_proof_of_a_win() {
+    let mut lines = vec!["START 15".to_string(), "INFO timeout_turn 300".into()];
+    lines.extend(board(&[(6, 7), (7, 7), (8, 7)], &[(0, 0), (0, 2), (0, 4)]));
+    lines.push("END".into());
+    let input = lines.join("\r\n") + "\r\n";
+    let (out, status) = run_with(Path::new(BIN), &["brain", "--verbose"], &input);
+    assert!(status.success());
+    let message = out
+        .iter()
+        .find(|l| l.starts_with("MESSAGE depth"))
+        .unwrap_or_else(|| panic!("{out:?}"));
+    assert!(message.contains("eval win in 3 (proven: vcf)"), "{message}");
+    let m = parse_move(out.last().unwrap()).unwrap_or_else(|| panic!("{out:?}"));
+    // Either end of the three makes the open four.
+    assert!(m == (5, 7) || m == (9, 7), "{out:?}");
+
+    // A quiet opening: an evaluation, no proof.
+    let mut lines = vec!["START 15".to_string(), "INFO timeout_turn 300".into()];
+    lines.extend(board(&[(7, 7)], &[(8, 8)]));
+    lines.push("END".into());
+    let input = lines.join("\r\n") + "\r\n";
+    let (out, _) = run_with(Path::new(BIN), &["brain", "--verbose"], &input);
+    let message = out
+        .iter()
+        .find(|l| l.starts_with("MESSAGE depth"))
+        .unwrap_or_else(|| panic!("{out:?}"));
+    assert!(
+        !message.contains("win in") && !message.contains("proven"),
+        "{message}"
+    );
+}
