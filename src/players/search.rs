@@ -9,6 +9,14 @@
 //!   complete k now wins (scored as a win one ply away); a side facing one
 //!   completion must block it (the only candidates are the opponent's
 //!   winning cells, and two of them lose).
+//! - Mate scores are proofs (`search/proofs.rs`): a side facing a threat
+//!   to win in two (an open four or a double four to come) searches
+//!   exactly its defences ([`crate::threats`]), and a node that lost
+//!   against every candidate without such a threat reports a *likely*
+//!   loss, shifted below the mate band, never a proven one. Before the
+//!   alpha-beta search, threat searches look for the mover's VCF (and VCT,
+//!   when the search has a time limit), played at once when found, and
+//!   cut the root moves to those that stop the opponent's.
 //! - Leaves are valued by [`Evaluator::evaluate`]. Wins are `WIN − ply` so
 //!   that faster wins score higher; the table stores them relative to the
 //!   node so they stay correct when found at another ply.
