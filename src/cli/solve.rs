@@ -30,10 +30,12 @@ pub struct Args {
     #[arg(long, conflicts_with = "stats")]
     vct: bool,
     /// With --vcf/--vct: give up after this many nodes.
-    #[arg(long, default_value_t = 10_000_000, value_name = "NODES")]
+    #[arg(long, default_value_t = 10_000_000, value_name = "NODES",
+          value_parser = clap::value_parser!(u64).range(1..))]
     budget: u64,
-    /// With --vct: at most this many attacker moves.
-    #[arg(long, default_value_t = 12, value_name = "MOVES")]
+    /// With --vct: at most this many attacker moves (1 to 254).
+    #[arg(long, default_value_t = 12, value_name = "MOVES",
+          value_parser = clap::value_parser!(u32).range(1..=254))]
     depth: u32,
     /// The position: moves from the empty board, black first (b2 or 1,1).
     moves: Vec<String>,

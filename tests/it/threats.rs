@@ -748,10 +748,22 @@ fn solve_cli_prints_vcf_verdicts() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // A VCT of no moves, or a search of no nodes, is a usage error.
+    for bad in [["--vct", "--depth", "0"], ["--vcf", "--budget", "0"]] {
+        let out = mnk()
+            .args(["solve", "-g", "gomoku"])
+            .args(bad)
+            .arg("h8")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(bad[1]), "{err}");
+    }
 }
 
 // ---------------------------------------------------------------------------
-// Known faults (ignored until fixed in src/)
+// Faults found and fixed
 // ---------------------------------------------------------------------------
 
 /// A winning move ends the line even when the defender also threatens to
