@@ -662,8 +662,13 @@ fn puzzles_have_their_known_answers() {
         let attacker = p.board.to_move();
         let (vcf, line) = threat(&p.board, attacker, Mode::Vcf, 0, 10_000_000);
         // Depth 4: deeper, a sparse board's VCT runs out of any small
-        // budget (see examples/threat_times.rs).
-        let (vct, vct_line) = threat(&p.board, attacker, Mode::Vct, 4, 2_000_000);
+        // budget (see examples/threat_times.rs). But at least as deep as
+        // the VCF's attacker moves, since a VCF is a VCT of as many moves.
+        let vcf_moves = match vcf {
+            Verdict::Win { plies, .. } => plies.div_ceil(2),
+            _ => 0,
+        };
+        let (vct, vct_line) = threat(&p.board, attacker, Mode::Vct, vcf_moves.max(4), 2_000_000);
         let shortest = || RefVcf::new().solve(&p.board, attacker);
         match p.expect {
             Expect::Vcf => {
