@@ -146,32 +146,13 @@ fn threat_solve(board: &Board, mode: Mode, budget: u64, depth: u32) -> Result<()
 
 /// The board with the line's moves numbered in order (1–9, then a–z).
 fn numbered(board: &Board, line: &[Move]) -> String {
-    let rules = board.rules();
-    let rows = board.to_rows();
-    let mut out = String::from("   ");
-    for x in 0..rules.width {
-        out.push(' ');
-        out.push((b'a' + x) as char);
-    }
-    out.push('\n');
-    for (y, row) in rows.iter().enumerate() {
-        out.push_str(&format!("{:>3}", y + 1));
-        for (x, ch) in row.chars().enumerate() {
-            let at = line
-                .iter()
-                .position(|m| m.x as usize == x && m.y as usize == y);
-            let mark = match at {
-                Some(i) if i < 9 => (b'1' + i as u8) as char,
-                Some(i) if i < 35 => (b'a' + (i - 9) as u8) as char,
-                Some(_) => '*',
-                None => ch,
-            };
-            out.push(' ');
-            out.push(mark);
-        }
-        out.push('\n');
-    }
-    out
+    board.render_marked(|m| {
+        line.iter().position(|&l| l == m).map(|i| match i {
+            0..9 => (b'1' + i as u8) as char,
+            9..35 => (b'a' + (i - 9) as u8) as char,
+            _ => '*',
+        })
+    })
 }
 
 /// A progress bar on stderr that appears only once the count has taken a

@@ -365,22 +365,33 @@ impl Board {
     }
 }
 
+impl Board {
+    /// The grid of [`Display`](fmt::Display), column letters and row
+    /// numbers, with `mark` drawn over the cells it names (a solver's
+    /// line, say).
+    pub fn render_marked(&self, mark: impl Fn(Move) -> Option<char>) -> String {
+        let mut out = String::from("   ");
+        for x in 0..self.rules.width {
+            out.push(' ');
+            out.push((b'a' + x) as char);
+        }
+        out.push('\n');
+        for (y, row) in self.to_rows().iter().enumerate() {
+            out.push_str(&format!("{:>3}", y + 1));
+            for (x, ch) in row.chars().enumerate() {
+                out.push(' ');
+                out.push(mark(Move::new(x as u8, y as u8)).unwrap_or(ch));
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
 impl fmt::Display for Board {
     /// A plain grid with column letters and row numbers.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "   ")?;
-        for x in 0..self.rules.width {
-            write!(f, " {}", (b'a' + x) as char)?;
-        }
-        writeln!(f)?;
-        for (y, row) in self.to_rows().iter().enumerate() {
-            write!(f, "{:>3}", y + 1)?;
-            for ch in row.chars() {
-                write!(f, " {ch}")?;
-            }
-            writeln!(f)?;
-        }
-        Ok(())
+        f.write_str(&self.render_marked(|_| None))
     }
 }
 

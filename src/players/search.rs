@@ -52,6 +52,8 @@ use std::time::{Duration, Instant};
 mod candidates;
 mod proofs;
 
+use proofs::Defence;
+
 /// When to stop searching.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchLimits {
@@ -313,6 +315,7 @@ impl Search {
             + self.order.capacity() * size_of::<u16>()
             + self.name.capacity()
             + self.threats.heap_bytes()
+            + self.defences.heap_bytes()
             + self.extra.capacity() * size_of::<u16>()
     }
 
@@ -491,6 +494,7 @@ impl Search {
         let mut moves = self.take_buffer(ply as usize);
         let opp = mover.opponent();
         let forced = self.eval.can_win_now(opp);
+        let mut defence = Defence::Free;
         if forced {
             self.win_cells(opp, &mut moves, 2);
             if moves.len() >= 2 {
@@ -499,7 +503,8 @@ impl Search {
             }
         } else {
             self.candidates(mover, &mut moves);
-            if self.defend_only(mover, &mut moves) {
+            defence = self.defend_only(mover, &mut moves);
+            if defence == Defence::Lost {
                 self.buffers[ply as usize] = moves;
                 return -(WIN - (ply + 4) as f64);
             }
@@ -534,8 +539,7 @@ impl Search {
             }
         }
         if best <= -MATE_BOUND && !forced && !self.stopped {
-            (best, best_move) =
-                self.widen(&moves, (best, best_move), depth, (alpha, beta), ply, true);
+            best = self.settle_loss(best, defence, moves.len(), ply);
         }
         self.buffers[ply as usize] = moves;
         if best == f64::NEG_INFINITY {
@@ -586,6 +590,7 @@ impl Search {
         let mut moves = Vec::new();
         let opp = mover.opponent();
         let forced = self.eval.can_win_now(opp);
+        let mut defence = Defence::Free;
         if forced {
             self.win_cells(opp, &mut moves, 2);
             if moves.len() >= 2 {
@@ -593,7 +598,8 @@ impl Search {
             }
         } else {
             self.candidates(mover, &mut moves);
-            if self.defend_only(mover, &mut moves) {
+            defence = self.defend_only(mover, &mut moves);
+            if defence == Defence::Lost {
                 return -(WIN - (ply + 4) as f64);
             }
         }
@@ -608,8 +614,7 @@ impl Search {
             best = best.max(score);
         }
         if best <= -MATE_BOUND && !forced {
-            let window = (f64::NEG_INFINITY, f64::INFINITY);
-            (best, _) = self.widen(&moves, (best, NO_MOVE), depth, window, ply, false);
+            best = self.settle_loss(best, defence, moves.len(), ply);
         }
         if best == f64::NEG_INFINITY {
             0.0

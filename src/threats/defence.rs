@@ -142,6 +142,11 @@ impl Defences {
         }
     }
 
+    /// Heap bytes of the scratch space.
+    pub fn heap_bytes(&self) -> usize {
+        (self.hits.capacity() + self.wins.capacity()) * std::mem::size_of::<u16>()
+    }
+
     /// The replies of `defender` that can stop `attacker`'s threats, when
     /// the attacker has no four (no cell completing k) and the defender
     /// cannot win at once; see the module doc. `None` when the attacker

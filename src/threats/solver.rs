@@ -166,8 +166,8 @@ impl ThreatSearch {
     /// Heap bytes: the table and scratch space.
     pub fn heap_bytes(&self) -> usize {
         self.table.capacity() * std::mem::size_of::<Entry>()
-            + (self.stack.capacity() + self.wins.capacity()) * 2
-            + self.rules.cells() * 4
+            + (self.stack.capacity() + self.wins.capacity()) * std::mem::size_of::<u16>()
+            + self.defences.heap_bytes()
     }
 
     /// Forgets every solved position.

@@ -1,83 +1,54 @@
-//! Which mate scores are proofs: widening a lost node to every defence
-//! (or marking its loss unproven), and the threat searches at the root.
+//! Which mate scores are proofs: a node facing a threat searches only its
+//! defences, a loss elsewhere is marked unproven, and the threat searches
+//! at the root.
 
 use super::{
     Proof, Search, DEFENCE_VCF_NODES, DEFENCE_VCT_NODES, ROOT_VCF_NODES, ROOT_VCT_DEPTH,
     ROOT_VCT_NODES,
 };
 use crate::eval::WIN;
-use crate::game::{stone_key, Color, Outcome};
-use crate::players::tt::{MATE_BOUND, UNPROVEN_SHIFT};
+use crate::game::{stone_key, Color};
+use crate::players::tt::UNPROVEN_SHIFT;
 use crate::threats::{is_empty, makes, win_cells, Mode, Verdict};
 
+/// What a node's mover faces ([`Search::defend_only`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Defence {
+    /// No threat to win in two: any move may hold.
+    Free,
+    /// A threat: the moves are exactly its defences.
+    Only,
+    /// A threat with no defence: lost within 4 plies.
+    Lost,
+}
+
 impl Search {
-    /// A node where every candidate lost (`best`, a mate score): its loss is
-    /// proven only if every move that can hold was searched. When the
-    /// opponent threatens to win in two, those are its defences
-    /// ([`Defences`]): the ones not yet searched are searched now (with
-    /// alpha-beta when `pruned`, else by plain minimax), and a loss against
-    /// all of them is proven; a move outside them loses within 4 plies, so
-    /// the value is at most that. Otherwise (no such threat, and not every
-    /// empty cell searched) the loss is only likely, and moved down by
-    /// [`UNPROVEN_SHIFT`] so that it never reads as proven.
-    pub(super) fn widen(
-        &mut self,
-        searched: &[(f64, u16)],
-        (mut best, mut best_move): (f64, u16),
-        depth: u32,
-        (mut alpha, beta): (f64, f64),
+    /// The value of a node where every move searched lost (`best`, a mate
+    /// score). Facing a threat to win in two, the moves searched were all
+    /// its defences ([`Search::defend_only`]), so the loss is proven; a
+    /// move outside them loses within 4 plies, so the value is at most
+    /// that. Otherwise, unless every empty cell was searched, the loss is
+    /// only likely, and moved down by [`UNPROVEN_SHIFT`] so that it never
+    /// reads as proven.
+    pub(super) fn settle_loss(
+        &self,
+        best: f64,
+        defence: Defence,
+        searched: usize,
         ply: u32,
-        pruned: bool,
-    ) -> (f64, u16) {
-        let opp = self.board.to_move().opponent();
-        let base = self.extra.len();
-        let threatened = self
-            .defences
-            .replies(self.eval.lines(), opp, &mut self.extra)
-            .is_some();
-        if !threatened {
-            self.extra.truncate(base);
-            if searched.len() < self.board.empty_count() {
-                best += UNPROVEN_SHIFT;
-            }
-            return (best, best_move);
+    ) -> f64 {
+        match defence {
+            Defence::Only | Defence::Lost => best.max(-(WIN - (ply + 4) as f64)),
+            Defence::Free if searched < self.board.empty_count() => best + UNPROVEN_SHIFT,
+            Defence::Free => best,
         }
-        for i in base..self.extra.len() {
-            let cell = self.extra[i];
-            if searched.iter().any(|&(_, c)| c == cell) {
-                continue;
-            }
-            let score = match self.play(cell, depth > 1) {
-                Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
-                Some(Outcome::Draw) => 0.0,
-                None if pruned => -self.negamax(depth - 1, -beta, -alpha, ply + 1),
-                None => -self.minimax(depth - 1, ply + 1),
-            };
-            self.undo();
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                (best, best_move) = (score, cell);
-            }
-            alpha = alpha.max(score);
-            if alpha >= beta {
-                break;
-            }
-        }
-        self.extra.truncate(base);
-        if best <= -MATE_BOUND {
-            best = best.max(-(WIN - (ply + 4) as f64));
-        }
-        (best, best_move)
     }
 
     /// When the opponent threatens to win in two (and cannot win at once),
     /// `moves` becomes its defences ([`crate::threats`]): the candidates
     /// among them first, then the others by static score. Every other move
-    /// loses within 4 plies, so searching it would only cost time. True
-    /// when there is no defence at all: the node is lost within 4 plies.
-    pub(super) fn defend_only(&mut self, mover: Color, moves: &mut Vec<(f64, u16)>) -> bool {
+    /// loses within 4 plies, so searching it would only cost time.
+    pub(super) fn defend_only(&mut self, mover: Color, moves: &mut Vec<(f64, u16)>) -> Defence {
         let opp = mover.opponent();
         let base = self.extra.len();
         if self
@@ -85,10 +56,10 @@ impl Search {
             .replies(self.eval.lines(), opp, &mut self.extra)
             .is_none()
         {
-            return false;
+            return Defence::Free;
         }
         if self.extra.len() == base {
-            return true;
+            return Defence::Lost;
         }
         let defences = &self.extra[base..];
         moves.retain(|&(_, c)| defences.contains(&c));
@@ -101,7 +72,7 @@ impl Search {
         }
         moves[kept..].sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         self.extra.truncate(base);
-        false
+        Defence::Only
     }
 
     /// The threat searches at the root, before the main search: the mover's
