@@ -18,6 +18,7 @@ pub mod bench;
 pub mod brain;
 pub mod eval;
 pub mod game;
+pub mod openings;
 pub mod play;
 pub mod players;
 pub mod plot;

@@ -2,6 +2,7 @@
 //! scheduled over rayon (a seed per game, so results never depend on the
 //! thread count), and the statistics that rate them.
 
+pub mod book;
 pub mod brains;
 mod game;
 mod matches;
@@ -9,6 +10,7 @@ pub mod openings;
 pub mod sprt_match;
 pub mod stats;
 
+pub use book::{Book, BookError, BookPart, CHECK_EVERY};
 pub use game::{play_game, play_move, GameError};
 pub use matches::{
     derive_seed, game_rng, round_robin, run_match, run_match_observed, Factory, MatchReport,

@@ -4,7 +4,7 @@
 //! prints progress and the report, and saves the games. Ctrl-C ends the
 //! games in progress, kills the engines and gives the result so far.
 
-use super::matches::{append_records, match_openings, print_sprt};
+use super::matches::{append_records, print_sprt, OpeningSource};
 use anyhow::{Context, Result};
 use mnk::arena::brains::{
     check_match, run_brains, BrainGame, BrainsReport, EngineCommand, EngineStats, Hooks, Progress,
@@ -27,13 +27,8 @@ pub struct Args {
     /// Engine B's command line.
     #[arg(value_name = "CMD_B")]
     engine_b: String,
-    /// Number of openings; each is played twice, once with each colour.
-    /// With --sprt, the most openings to play before giving up.
-    #[arg(long, short = 'n', default_value_t = 200)]
-    openings: usize,
-    /// Read openings from a Gomocup offset-format file instead (uses the first N).
-    #[arg(long, value_name = "FILE")]
-    openings_file: Option<PathBuf>,
+    #[command(flatten)]
+    source: OpeningSource,
     /// Seed for the random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -73,7 +68,6 @@ pub struct Args {
 
 /// Plays the match, prints progress to stderr and the report to stdout.
 pub fn run(a: Args) -> Result<()> {
-    anyhow::ensure!(a.openings >= 1, "--openings must be at least 1");
     anyhow::ensure!(a.concurrency >= 1, "--concurrency must be at least 1");
     // A write to a dead engine is an error the game handles (the engine
     // loses), not a SIGPIPE that kills the runner.
@@ -90,7 +84,7 @@ pub fn run(a: Args) -> Result<()> {
             mnk::records::read_records(path, rules)?;
         }
     }
-    let openings = match_openings(rules, a.openings, a.openings_file.as_deref(), None, a.seed)?;
+    let (openings, from) = a.source.openings(rules, a.seed)?;
     let settings = Settings {
         rules,
         turn_ms: a.turn_ms,
@@ -115,7 +109,7 @@ pub fn run(a: Args) -> Result<()> {
     // stdout then ends mnk quietly, as it does for the other commands.
     super::set_sigpipe(false);
     println!(
-        "{} vs {} on {}: {} openings x 2 colours, seed {}",
+        "{} vs {} on {}: {} openings x 2 colours ({from}), seed {}",
         a.engine_a,
         a.engine_b,
         rules,

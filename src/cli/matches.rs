@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use mnk::arena::sprt_match::{run_sprt_match, SprtOutcome};
 use mnk::arena::stats::{SprtParams, SprtStatus};
 use mnk::arena::{
-    self, load_openings, random_openings, MatchReport, Opening, OpeningStyle, PlayedGame,
+    self, random_openings, Book, BookPart, MatchReport, Opening, OpeningStyle, PlayedGame,
 };
 use mnk::game::Rules;
 use mnk::players::{Player, PlayerSpec};
@@ -26,10 +26,6 @@ pub struct Args {
     /// The game: tictactoe, gomoku, or WxHxK such as 7x6x4 (add -exact for the exact rule).
     #[arg(long, short, default_value = "gomoku")]
     game: Rules,
-    /// Number of openings; each is played twice, once with each colour.
-    /// With --sprt, the most openings to play before giving up.
-    #[arg(long, short = 'n', default_value_t = 200)]
-    openings: usize,
     /// Stop as soon as a sequential test decides whether A is stronger:
     /// elo0=0,elo1=10[,alpha=0.05,beta=0.05,model=normalized|logistic]
     /// (normalized Elo by default, pentanomial statistics over pairs).
@@ -38,12 +34,8 @@ pub struct Args {
     /// Openings per batch between SPRT checks.
     #[arg(long, default_value_t = 32, value_name = "N")]
     batch: usize,
-    /// Read openings from a Gomocup offset-format file instead (uses the first N).
-    #[arg(long, value_name = "FILE")]
-    openings_file: Option<PathBuf>,
-    /// Stones in each random opening (default: 4 on 9x9 and up, else 2).
-    #[arg(long)]
-    stones: Option<usize>,
+    #[command(flatten)]
+    source: OpeningSource,
     /// Seed for openings and tie-breaks.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -58,7 +50,6 @@ pub struct Args {
 /// Plays the match, prints the result and appends the games to the
 /// records files.
 pub fn run(a: Args) -> Result<()> {
-    anyhow::ensure!(a.openings >= 1, "--openings must be at least 1");
     let rules = a.game;
     // Build once up front so bad specs and weight files fail before any game.
     let pa = a.player_a.build(rules)?;
@@ -77,15 +68,9 @@ pub fn run(a: Args) -> Result<()> {
             mnk::records::read_records(path, rules)?;
         }
     }
-    let openings = match_openings(
-        rules,
-        a.openings,
-        a.openings_file.as_deref(),
-        a.stones,
-        a.seed,
-    )?;
+    let (openings, from) = a.source.openings(rules, a.seed)?;
     println!(
-        "{} vs {} on {}: {} openings x 2 colours, seed {}",
+        "{} vs {} on {}: {} openings x 2 colours ({from}), seed {}",
         pa.name(),
         pb.name(),
         rules,
@@ -195,31 +180,63 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-/// A match's openings: the first `n` of an offset-format file, or `n`
-/// random balanced ones from the seed (`stones` each, or the default for
-/// the board).
-pub(super) fn match_openings(
-    rules: Rules,
-    n: usize,
-    file: Option<&std::path::Path>,
+/// Where a match's openings come from: the flags shared by `mnk match`
+/// and `mnk brains`.
+#[derive(clap::Args, Debug)]
+pub(super) struct OpeningSource {
+    /// Number of openings; each is played twice, once with each colour.
+    /// With --sprt, the most openings to play before giving up
+    /// [default: 200, or with --openings-file the whole file].
+    #[arg(long, short = 'n', value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    openings: Option<u64>,
+    /// Play the openings of this Gomocup offset-format file, in order
+    /// (default: the check part of the game's shipped balanced book, where
+    /// mnk has one: gomoku, gomoku-exact, 20x20x5, 7x6x4).
+    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
+    openings_file: Option<PathBuf>,
+    /// Random openings (the default on games without a shipped book).
+    #[arg(long)]
+    random_openings: bool,
+    /// Stones in each random opening (default: 4 on 9x9 and up, else 2);
+    /// needs --random-openings on games with a shipped book.
+    #[arg(long, conflicts_with = "openings_file")]
     stones: Option<usize>,
-    seed: u64,
-) -> Result<Vec<Opening>> {
-    Ok(match file {
-        Some(p) => {
-            let mut v = load_openings(p, rules)?;
-            v.truncate(n);
-            v
+}
+
+impl OpeningSource {
+    /// The openings, and where they came from in words. A file or book
+    /// with fewer openings than `-n` asks for is an error, never cut short.
+    pub(super) fn openings(&self, rules: Rules, seed: u64) -> Result<(Vec<Opening>, String)> {
+        let n = self.openings.map(|n| n as usize);
+        let asked = |n: usize| format!("-n {n}");
+        if let Some(p) = &self.openings_file {
+            let book = Book::load(p, rules)?;
+            let n = n.unwrap_or(book.len());
+            let v = book.take(BookPart::All, n, &asked(n))?;
+            return Ok((v, format!("from {}", book.source)));
         }
-        None => {
-            let mut style = OpeningStyle::default_for(rules);
-            if let Some(s) = stones {
-                style.stones = s;
+        let n = n.unwrap_or(200);
+        match Book::shipped(rules) {
+            Some(book) if !self.random_openings => {
+                anyhow::ensure!(
+                    self.stones.is_none(),
+                    "--stones sets random openings' stones; add --random-openings (the default is the shipped book)"
+                );
+                let v = book.take(BookPart::Check, n, &asked(n))?;
+                Ok((v, format!("{}, {}", book.source, BookPart::Check)))
             }
-            let mut rng = arena::game_rng(seed, &[u64::MAX]);
-            random_openings(rules, style, n, &mut rng)
+            _ => {
+                let mut style = OpeningStyle::default_for(rules);
+                if let Some(s) = self.stones {
+                    style.stones = s;
+                }
+                let mut rng = arena::game_rng(seed, &[u64::MAX]);
+                let v = random_openings(rules, style, n, &mut rng);
+                Ok((v, format!("random, {} stones", style.stones)))
+            }
         }
-    })
+    }
 }
 
 /// What the end of a match, or Ctrl-C, needs to save and report.

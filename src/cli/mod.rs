@@ -8,6 +8,7 @@ mod brain;
 mod brains;
 mod eval;
 mod matches;
+mod openings;
 mod play;
 mod plot;
 mod records;
@@ -59,6 +60,9 @@ pub enum Command {
     Match(matches::Args),
     /// Play two Gomocup engines against each other over paired openings.
     Brains(brains::Args),
+    /// Generate balanced opening books, or measure one.
+    #[command(subcommand)]
+    Openings(openings::Command),
     /// Import or export weights in the original ChessboardValue.txt format.
     #[command(subcommand)]
     Weights(weights::Command),
@@ -90,6 +94,7 @@ pub fn main() -> std::process::ExitCode {
         Command::Eval(a) => eval::run(a),
         Command::Match(a) => matches::run(a),
         Command::Brains(a) => brains::run(a),
+        Command::Openings(c) => openings::run(c),
         Command::Weights(c) => weights::run(c),
         Command::Bench(a) => bench::run(a),
     };

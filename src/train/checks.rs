@@ -374,9 +374,18 @@ impl CheckRow {
     }
 }
 
-/// The fixed openings of a large board's match checks: their own stream,
-/// not the training openings'.
-pub fn check_openings(cfg: &super::RunConfig) -> Vec<Opening> {
+/// The fixed openings of a large board's match checks: the first of the
+/// book's check part when the run splits a book, else random ones from
+/// their own stream, not the training openings'.
+pub fn check_openings(cfg: &super::RunConfig, check_part: Option<&[Opening]>) -> Vec<Opening> {
+    if let Some(part) = check_part {
+        // The trainer refused a check part smaller than this.
+        return part
+            .iter()
+            .take(cfg.check_openings as usize)
+            .cloned()
+            .collect();
+    }
     let mut rng = game_rng(cfg.seed, &[stream::CHECK]);
     crate::arena::random_openings(
         cfg.game,

@@ -53,7 +53,9 @@ mod trainer;
 pub use checks::{Check, CheckRow, ExactCheck, Oracle, RefCheck};
 pub use config::{
     ConfirmConfig, Optimizer, RunConfig, Select, SpsaConfig, StartWeights, FORMAT, MIN_WEIGHT,
+    SHIPPED_BOOK,
 };
+pub use perturb::perturb;
 pub use player::TrainedPlayer;
 pub use record::{ConfirmVerdict, Confirmation, Reason, RoundResult, SpsaStep};
 pub use rundir::{
@@ -175,6 +177,9 @@ pub enum TrainError {
     /// A bad openings file.
     #[error(transparent)]
     Openings(#[from] crate::arena::OpeningError),
+    /// A book too small for the run.
+    #[error(transparent)]
+    Book(#[from] crate::arena::BookError),
     /// A game could not be played.
     #[error("a game could not be played: {0}")]
     Game(#[from] crate::arena::GameError),

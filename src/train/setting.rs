@@ -23,6 +23,8 @@ string_enum! {
         Challengers = "challengers",
         /// Openings per pairing.
         Openings = "openings",
+        /// The openings file or book.
+        OpeningsFile = "openings_file",
         /// Stones per random opening.
         OpeningStones = "opening_stones",
         /// The perturbation's σ.

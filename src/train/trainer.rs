@@ -6,7 +6,7 @@
 //! Ctrl-C handler can stop the process between rounds' writes.
 
 use super::checks::{self, Check, CheckRow, Oracle};
-use super::config::{is_small, Optimizer, RunConfig, Select};
+use super::config::{is_small, Optimizer, RunConfig, Select, SHIPPED_BOOK};
 use super::player::TrainedPlayer;
 use super::record::RoundResult;
 use super::round::play_round;
@@ -16,7 +16,7 @@ use super::setting::{ensure, Field, Problem};
 use super::spsa;
 use super::TrainError;
 use crate::arena::{derive_seed, game_rng, random_openings, stats::PairedTally};
-use crate::arena::{load_openings, parse_openings, Opening, OpeningError};
+use crate::arena::{parse_openings, Book, BookPart, Opening, OpeningError};
 use crate::eval::{shipped_weights, Weights};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -120,9 +120,59 @@ pub struct Trainer {
     shipped: Weights,
     rounds: Vec<RoundResult>,
     checks: Vec<CheckRow>,
+    /// The openings rounds draw from (the training part of a split book).
     pool: Option<Vec<Opening>>,
+    /// The check part of a split book: the checks' and verdict's openings.
+    check_pool: Option<Vec<Opening>>,
     oracle: Option<Oracle>,
     check_openings: Option<Vec<Opening>>,
+}
+
+/// A run's openings: those rounds draw from, and the check part.
+struct Pools {
+    train: Vec<Opening>,
+    check: Option<Vec<Opening>>,
+}
+
+/// Splits a run's book as `cfg.book_split` says, and refuses a book too
+/// small for the run: a part with fewer openings than a round, a
+/// confirmation, an SPSA step or a check plays would be silently cut short.
+fn split_pool(cfg: &RunConfig, book: Book) -> Result<Pools, TrainError> {
+    if !cfg.book_split {
+        return Ok(Pools {
+            train: book.openings,
+            check: None,
+        });
+    }
+    let mut needs = vec![(
+        cfg.openings_per_pairing() as usize,
+        "openings per pairing (--openings)",
+    )];
+    match cfg.optimizer {
+        Optimizer::Spsa => needs.push((
+            cfg.spsa_config().openings as usize,
+            "SPSA openings per step (--spsa-openings)",
+        )),
+        Optimizer::Random if cfg.select == Select::Confirm => needs.push((
+            cfg.confirm_config().max_openings() as usize,
+            "the most openings of a confirmation",
+        )),
+        Optimizer::Random => {}
+    }
+    let (need, what) = needs
+        .into_iter()
+        .max_by_key(|n| n.0)
+        .unwrap_or((1, "openings"));
+    // Only the sizes are checked here: rounds draw from the whole part.
+    book.take(BookPart::Train, need, what)?;
+    if cfg.check_every > 0 && !is_small(cfg.game) {
+        let what = "check openings (--check-openings)";
+        book.take(BookPart::Check, cfg.check_openings as usize, what)?;
+    }
+    Ok(Pools {
+        train: book.part(BookPart::Train),
+        check: Some(book.part(BookPart::Check)),
+    })
 }
 
 const PROGRESS_HEADER: &str = "round,round_seconds,games,games_per_second,check_seconds\n";
@@ -185,8 +235,21 @@ impl Trainer {
         // Read once: a pipe or FIFO (`<(...)`) gives its bytes only once.
         // The pool is parsed from these bytes, and the same bytes become
         // the folder's copy, which is what a resume reads.
-        let mut pool = None;
+        let mut pools = None;
         let openings = match &cfg.openings_file {
+            Some(p) if p == SHIPPED_BOOK => {
+                let book = Book::shipped(cfg.game).ok_or_else(|| TrainError::Config {
+                    field: Field::OpeningsFile,
+                    problem: Problem::Other(format!("mnk ships no opening book for {}", cfg.game)),
+                })?;
+                pools = Some(split_pool(&cfg, book)?);
+                Some(
+                    Book::shipped_text(cfg.game)
+                        .unwrap_or_default()
+                        .as_bytes()
+                        .to_vec(),
+                )
+            }
             Some(p) => {
                 let bytes = std::fs::read(p).map_err(|source| TrainError::Read {
                     path: p.into(),
@@ -198,7 +261,11 @@ impl Trainer {
                         source,
                     }
                 })?;
-                pool = Some(parse_openings(&text, p, cfg.game)?);
+                let book = Book {
+                    source: p.clone(),
+                    openings: parse_openings(&text, p, cfg.game)?,
+                };
+                pools = Some(split_pool(&cfg, book)?);
                 Some(bytes)
             }
             None => None,
@@ -218,7 +285,7 @@ impl Trainer {
             }
             dir.write(&dir.run_toml(), cfg.to_toml()?.as_bytes())
         })?;
-        let mut t = Trainer::assemble(dir, lock, cfg, player, start, pool);
+        let mut t = Trainer::assemble(dir, lock, cfg, player, start, pools);
         t.notes.extend(note);
         Ok(t)
     }
@@ -229,8 +296,12 @@ impl Trainer {
         cfg: RunConfig,
         player: TrainedPlayer,
         start: Weights,
-        pool: Option<Vec<Opening>>,
+        pools: Option<Pools>,
     ) -> Trainer {
+        let (pool, check_pool) = match pools {
+            Some(p) => (Some(p.train), p.check),
+            None => (None, None),
+        };
         Trainer {
             shipped: shipped_weights(cfg.game),
             dir,
@@ -243,6 +314,7 @@ impl Trainer {
             rounds: Vec::new(),
             checks: Vec::new(),
             pool,
+            check_pool,
             oracle: None,
             check_openings: None,
         }
@@ -286,8 +358,9 @@ impl Trainer {
         }
         let player = cfg.trained_player()?;
         let start = dir.read_start(&cfg)?;
-        let pool = if cfg.openings_file.is_some() {
-            Some(load_openings(&dir.openings_txt(), cfg.game)?)
+        let pools = if cfg.openings_file.is_some() {
+            let book = Book::load(&dir.openings_txt(), cfg.game)?;
+            Some(split_pool(&cfg, book)?)
         } else {
             None
         };
@@ -398,7 +471,7 @@ impl Trainer {
             &dir.progress_csv(),
             nonempty(PROGRESS_HEADER.to_string(), progress).as_deref(),
         )?;
-        let mut t = Trainer::assemble(dir, lock, cfg, player, start, pool);
+        let mut t = Trainer::assemble(dir, lock, cfg, player, start, pools);
         *t.commit.hold() = done;
         t.rounds = rounds;
         t.checks = checks;
@@ -652,7 +725,10 @@ impl Trainer {
             )?)
         } else {
             if self.check_openings.is_none() {
-                self.check_openings = Some(checks::check_openings(&self.cfg));
+                self.check_openings = Some(checks::check_openings(
+                    &self.cfg,
+                    self.check_pool.as_deref(),
+                ));
             }
             let openings = self.check_openings.as_deref().unwrap_or(&[]);
             // When the run starts from the shipped weights, the two
@@ -673,17 +749,44 @@ impl Trainer {
         Ok(CheckRow { round, check })
     }
 
+    /// The most openings the closing verdict can play: the size of the
+    /// book's check part, or `None` (no limit) with random openings.
+    pub fn verdict_limit(&self) -> Option<usize> {
+        self.check_pool.as_ref().map(Vec::len)
+    }
+
     /// The closing match: the incumbent against the start weights over
-    /// `openings` fresh openings (each with both colours), drawn from a
-    /// stream that neither training nor the checks use.
+    /// `openings` openings no round played (each with both colours): the
+    /// first of the book's check part, or random ones from a stream that
+    /// neither training nor the checks use. Refuses more openings than
+    /// the check part holds ([`Trainer::verdict_limit`]).
     pub fn verdict(&self, openings: usize) -> Result<Verdict, TrainError> {
-        let mut rng = game_rng(self.cfg.seed, &[stream::VERDICT]);
-        let ops = random_openings(
-            self.cfg.game,
-            self.cfg.opening_style(),
-            openings.max(1),
-            &mut rng,
-        );
+        let ops = match &self.check_pool {
+            Some(check) => {
+                let book = Book {
+                    source: format!(
+                        "{} (the run's copy of {})",
+                        self.dir.openings_txt().display(),
+                        self.cfg.openings_file.as_deref().unwrap_or("the book")
+                    ),
+                    openings: check.clone(),
+                };
+                book.take(
+                    BookPart::All,
+                    openings.max(1),
+                    "the verdict's openings (--verdict-openings)",
+                )?
+            }
+            None => {
+                let mut rng = game_rng(self.cfg.seed, &[stream::VERDICT]);
+                random_openings(
+                    self.cfg.game,
+                    self.cfg.opening_style(),
+                    openings.max(1),
+                    &mut rng,
+                )
+            }
+        };
         let seed = derive_seed(self.cfg.seed, &[stream::VERDICT, 1]);
         let report = self.player.head_to_head(
             self.cfg.game,

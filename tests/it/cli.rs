@@ -173,7 +173,13 @@ fn bad_openings_files_name_the_line() {
 fn a_good_openings_file_is_used() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "open.txt", "0,0, 1,0, 1,1\n-1,-1, 2,2\n");
-    let out = mnk(&[
+    let out = mnk(&["match", "greedy", "random", "--openings-file", &f]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("2 openings x 2 colours (from "), "{text}");
+    // Asking for more openings than the file holds is an error, not a
+    // silent cut.
+    let e = fails(&[
         "match",
         "greedy",
         "random",
@@ -182,9 +188,44 @@ fn a_good_openings_file_is_used() {
         "--openings-file",
         &f,
     ]);
+    assert!(
+        e.contains("open.txt") && e.contains("holds 2 openings, but 5 are needed (-n 5)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn match_defaults_to_the_shipped_books_check_part() {
+    let out = mnk(&["match", "greedy", "random", "-n", "3"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
-    assert!(text.contains("2 openings x 2 colours"), "{text}");
+    assert!(
+        text.contains("3 openings x 2 colours (openings/gomoku.txt (shipped), check part)"),
+        "{text}"
+    );
+    let e = fails(&["match", "greedy", "random", "-n", "100000"]);
+    assert!(
+        e.contains("check part holds") && e.contains("-n 100000"),
+        "{e}"
+    );
+    let e = fails(&["match", "greedy", "random", "--stones", "3"]);
+    assert!(e.contains("--random-openings"), "{e}");
+    let out = mnk(&[
+        "match",
+        "greedy",
+        "random",
+        "-n",
+        "3",
+        "--random-openings",
+        "--stones",
+        "3",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(random, 3 stones)"), "{text}");
+    // Games without a shipped book play random openings.
+    let out = mnk(&["match", "greedy", "random", "-g", "9x9x5", "-n", "3"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(random, 4 stones)"), "{text}");
 }
 
 #[test]

@@ -85,6 +85,7 @@ fn ctrl_c_saves_the_games_played_so_far() {
         "search:depth=1",
         "-n",
         "100000",
+        "--random-openings",
         "--seed",
         "5",
         "--records",
@@ -93,7 +94,7 @@ fn ctrl_c_saves_the_games_played_so_far() {
         "m.sgf",
     ];
     let mut p = Live::start(dir.path(), &args);
-    p.wait_for("100000 openings x 2 colours, seed 5\n");
+    p.wait_for("100000 openings x 2 colours (random, 4 stones), seed 5\n");
     // Games are under way once the process has worked a while after the
     // header (the match itself prints nothing until it ends).
     let start = std::time::Instant::now();
@@ -144,6 +145,7 @@ fn ctrl_c_saves_the_games_played_so_far() {
         "search:depth=1",
         "-n",
         &openings,
+        "--random-openings",
         "--seed",
         "5",
         "--records",

@@ -125,10 +125,18 @@ pub struct RoundArgs {
     /// (default: 2000 on large boards, 200 on small ones).
     #[arg(long, short = 'n', conflicts_with = "resume")]
     pub openings: Option<u32>,
-    /// Draw each round's openings from a Gomocup offset-format file instead of at random.
-    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    /// The opening book, a Gomocup offset-format file (default: the game's
+    /// shipped balanced book, where mnk has one: gomoku, gomoku-exact,
+    /// 20x20x5, 7x6x4). Rounds draw from its training part; the checks and
+    /// the verdict play its check part (every 4th opening).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "random_openings"])]
     pub openings_file: Option<PathBuf>,
-    /// Stones in each random opening (default: 4 on 9x9 and up, 2 on small boards).
+    /// Random openings instead of a book (the default on games without a
+    /// shipped book).
+    #[arg(long, conflicts_with = "resume")]
+    pub random_openings: bool,
+    /// Stones in each random opening (default: 4 on 9x9 and up, 2 on small
+    /// boards); with a book, needs --random-openings.
     #[arg(long, conflicts_with = "resume")]
     pub stones: Option<u32>,
 }
@@ -147,7 +155,21 @@ impl RoundArgs {
         set(&mut cfg.opening_stones, self.stones);
         if let Some(p) = &self.openings_file {
             cfg.openings_file = Some(p.display().to_string());
+            cfg.book_split = true;
         }
+        if self.random_openings {
+            cfg.openings_file = None;
+            cfg.book_split = false;
+        }
+        anyhow::ensure!(
+            self.stones.is_none() || cfg.openings_file.is_none(),
+            "--stones sets random openings' stones, but this run plays {}: add --random-openings",
+            match &cfg.openings_file {
+                Some(p) if p == mnk::train::SHIPPED_BOOK => "the shipped book".to_string(),
+                Some(p) => p.clone(),
+                None => String::new(),
+            }
+        );
         Ok(())
     }
 }

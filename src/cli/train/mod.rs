@@ -29,6 +29,14 @@ pub fn run(a: Args) -> Result<()> {
     for note in trainer.notes() {
         eprintln!("note: {note}");
     }
+    // Refuse now, not after the training, a verdict the book cannot play.
+    if let Some(limit) = trainer.verdict_limit() {
+        anyhow::ensure!(
+            a.run.verdict_openings <= limit,
+            "--verdict-openings {}: the book's check part holds only {limit} openings",
+            a.run.verdict_openings
+        );
+    }
     let started = Instant::now();
     let commit = trainer.commit_guard();
     let mut progress = Progress::new(&trainer, !a.run.no_plots, commit.clone());

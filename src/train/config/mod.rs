@@ -34,6 +34,11 @@ pub const FORMAT: u32 = 2;
 /// The oldest run folder format this version reads.
 pub const OLDEST_FORMAT: u32 = 1;
 
+/// The `openings_file` of a run on the game's shipped book
+/// ([`crate::arena::Book::shipped`]); its text is copied into the run
+/// folder like any other openings file.
+pub const SHIPPED_BOOK: &str = "shipped";
+
 /// The smallest weight a perturbation may produce. Weights are multiplied
 /// by `exp(σ·z)`, so they never reach 0 or change sign; this floor only
 /// keeps a long downward random walk from underflowing into meaningless
@@ -83,6 +88,14 @@ pub struct RunConfig {
     /// as `openings.txt` in the run folder and that copy is used).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub openings_file: Option<String>,
+    /// Whether the openings file is a book split into a training part and
+    /// a check part (every [`crate::arena::CHECK_EVERY`]th opening): rounds,
+    /// confirmations and SPSA steps draw only from the training part, the
+    /// checks and the closing verdict play the check part. Absent from
+    /// older run.toml files: false (rounds draw from the whole file, the
+    /// checks from random openings).
+    #[serde(default)]
+    pub book_split: bool,
     /// Stones in each random opening.
     pub opening_stones: u32,
     /// Random opening stones lie within this Chebyshev distance of the centre.
@@ -149,7 +162,9 @@ impl RunConfig {
             rounds: 100,
             challengers: 4,
             openings: if small { 200 } else { 2000 },
-            openings_file: None,
+            // The shipped balanced book where the game has one.
+            openings_file: crate::arena::Book::shipped(game).map(|_| SHIPPED_BOOK.to_string()),
+            book_split: crate::arena::Book::shipped(game).is_some(),
             opening_stones: if small { 2 } else { style.stones as u32 },
             opening_radius: style.radius as u32,
             sigma: if small { 0.5 } else { 0.3 },
