@@ -90,6 +90,15 @@ impl Opening {
         if board.is_over() {
             return Err("the opening already ends the game".into());
         }
+        let mover = board.to_move();
+        if let Some(m) = (0..rules.cells())
+            .map(|i| rules.move_at(i))
+            .find(|&m| board.is_legal(m) && board.wins_at(m, mover))
+        {
+            return Err(format!(
+                "the opening is already decided: {mover} to move wins at once at {m}"
+            ));
+        }
         Ok(Opening { moves })
     }
 
@@ -110,6 +119,10 @@ impl fmt::Display for Opening {
         f.write_str(&v.join(" "))
     }
 }
+
+/// The first words of the header line of a book that `mnk openings
+/// generate` wrote; the game's name follows.
+pub const BOOK_HEADER: &str = "# mnk opening book for ";
 
 /// Reads a Gomocup offset-format openings file (blank lines and `#`
 /// comments are skipped).
@@ -133,11 +146,28 @@ pub fn load_openings(path: &Path, rules: Rules) -> Result<Vec<Opening>, OpeningE
 /// assert_eq!(v.len(), 2);
 /// assert_eq!(v[0].to_offsets(Rules::GOMOKU), "0,0, 1,0");
 /// assert!(parse_openings("# none\n", "x.txt", Rules::GOMOKU).is_err());
+/// // A book made for another game is refused at its header.
+/// let e = parse_openings("# mnk opening book for 20x20x5, ...\n0,0\n", "b.txt", Rules::GOMOKU);
+/// assert!(e.unwrap_err().to_string().contains("b.txt: line 1: the book was made for 20x20x5"));
 /// ```
 pub fn parse_openings(text: &str, path: &str, rules: Rules) -> Result<Vec<Opening>, OpeningError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
+        if let Some(game) = t.strip_prefix(BOOK_HEADER) {
+            // A book written by `mnk openings generate` names its game.
+            let name = game.split([',', ' ']).next().unwrap_or("");
+            match name.parse::<Rules>() {
+                Ok(r) if r != rules => {
+                    return Err(OpeningError::Line {
+                        path: path.to_string(),
+                        line: i + 1,
+                        message: format!("the book was made for {r}, not {rules}"),
+                    })
+                }
+                _ => {}
+            }
+        }
         if t.is_empty() || t.starts_with('#') {
             continue;
         }

@@ -2,6 +2,7 @@
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mnk::arena::openings::BOOK_HEADER;
 use mnk::arena::{Book, BookPart, Opening};
 use mnk::game::Rules;
 use mnk::openings::{total, Assessor, Generator, OpeningStats};
@@ -263,11 +264,12 @@ fn generate(a: GenerateArgs) -> Result<()> {
         .collect::<Vec<_>>()
         .join(" ");
     let mut text = format!(
-        "# mnk opening book for {rules}, Gomocup offset format (x,y offsets from the centre, black first).\n\
+        "{BOOK_HEADER}{rules}, Gomocup offset format (x,y offsets from the centre, black first).\n\
          # Made by: {command}\n\
          # Trials: {} pairs of games per opening between two copies of the {} weights, each weight\n\
-         # multiplied by exp({}*N(0,1)), player {}. Ranked by informative pairs (not 1-1 or 0-0),\n\
-         # then by black's score nearest 50%; best first.\n\
+         # multiplied by exp({}*N(0,1)), player {}. Ranked by discrimination (how often the\n\
+         # trial's stronger player won the pair), then informative pairs (not 1-1 or 0-0), then by\n\
+         # black's score nearest 50%; best first.\n\
          # Every 4th opening (lines of openings 4, 8, ...) is the check part: training draws only\n\
          # from the others, and checks, verdicts and `mnk match` play the check part.\n",
         t.trials,

@@ -143,6 +143,15 @@ fn bad_openings_files_name_the_line() {
         ("0,0, 0,0\n", "occupied"),
         ("0,0, a,1\n", "integer"),
         ("# only a comment\n\n", "no openings"),
+        // Black to move with four in a row open: already decided.
+        (
+            "0,0\n0,0, 0,5, 1,0, 1,5, 2,0, 2,5, 3,0, 3,5\n",
+            "line 2: the opening is already decided: black to move wins at once",
+        ),
+        (
+            "# mnk opening book for 20x20x5, Gomocup offset format\n0,0\n",
+            "line 1: the book was made for 20x20x5, not gomoku",
+        ),
     ] {
         let f = write(dir.path(), "open.txt", text);
         let e = fails(&[
@@ -314,4 +323,39 @@ fn solve_stats_finish_or_are_refused_up_front() {
         "{e}"
     );
     assert!(t.elapsed().as_secs() < 5, "refused up front");
+}
+
+#[test]
+fn training_refuses_a_book_too_small_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs").display().to_string();
+    let base = ["train", "--runs-dir", &runs, "--no-plots", "--rounds", "1"];
+    // The shipped book's training part holds 3,000 openings.
+    let e = fails(&[&base[..], &["--openings", "5000"]].concat());
+    assert!(
+        e.contains("openings/gomoku.txt")
+            && e.contains("training part holds 3000 openings, but 5000 are needed"),
+        "{e}"
+    );
+    let e = fails(&[&base[..], &["--stones", "3"]].concat());
+    assert!(e.contains("add --random-openings"), "{e}");
+    let e = fails(
+        &[
+            &base[..],
+            &["--openings", "2", "--verdict-openings", "1001"],
+        ]
+        .concat(),
+    );
+    assert!(
+        e.contains("--verdict-openings 1001") && e.contains("check part holds only 1000"),
+        "{e}"
+    );
+    // A small book file: 3 openings, so a training part of 3 and a check
+    // part of none; 10 openings a round would silently repeat or cut.
+    let f = write(dir.path(), "b.txt", "0,0\n1,1\n-1,-1\n");
+    let e = fails(&[&base[..], &["--openings", "10", "--openings-file", &f]].concat());
+    assert!(
+        e.contains("b.txt") && e.contains("holds 3 openings, but 10 are needed"),
+        "{e}"
+    );
 }
