@@ -5,7 +5,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mnk::arena::openings::BOOK_HEADER;
 use mnk::arena::{Book, BookPart, Opening};
 use mnk::game::Rules;
-use mnk::openings::{total, Assessor, Generator, OpeningStats};
+use mnk::openings::{total, Assessor, Generator, OpeningStats, Rank};
 use mnk::players::PlayerSpec;
 use mnk::train::TrainedPlayer;
 use std::collections::HashSet;
@@ -44,7 +44,7 @@ pub struct Trials {
     /// The perturbation's σ: each weight is multiplied by exp(σ·N(0,1)).
     #[arg(long, default_value_t = 0.3)]
     sigma: f64,
-    /// The seed of the trials (and of the candidates).
+    /// The seed of the trials (with generate, also of the candidates).
     #[arg(long, default_value_t = 1)]
     seed: u64,
 }
@@ -66,6 +66,11 @@ pub struct GenerateArgs {
     /// Stones lie within this Chebyshev distance of the centre.
     #[arg(long, default_value_t = 3)]
     radius: u8,
+    /// What to keep first: balance (black's score nearest 50%, then the
+    /// most informative pairs) or discrimination (the pairs most often
+    /// went to the trial's stronger player).
+    #[arg(long, default_value = "balance")]
+    rank: Rank,
     /// Where to write the book (Gomocup offset format).
     #[arg(long, short)]
     output: PathBuf,
@@ -228,6 +233,7 @@ fn generate(a: GenerateArgs) -> Result<()> {
         keep: a.keep as usize,
         stones: a.stones.0.clone(),
         radius: a.radius,
+        rank: a.rank,
     };
     let started = std::time::Instant::now();
     let g = generator.generate(&mut trial_bar("assessing candidates", t.trials))?;
@@ -267,15 +273,17 @@ fn generate(a: GenerateArgs) -> Result<()> {
         "{BOOK_HEADER}{rules}, Gomocup offset format (x,y offsets from the centre, black first).\n\
          # Made by: {command}\n\
          # Trials: {} pairs of games per opening between two copies of the {} weights, each weight\n\
-         # multiplied by exp({}*N(0,1)), player {}. Ranked by discrimination (how often the\n\
-         # trial's stronger player won the pair), then informative pairs (not 1-1 or 0-0), then by\n\
-         # black's score nearest 50%; best first.\n\
+         # multiplied by exp({}*N(0,1)), player {}. Ranked by {}; best first.\n\
          # Every 4th opening (lines of openings 4, 8, ...) is the check part: training draws only\n\
          # from the others, and checks, verdicts and `mnk match` play the check part.\n",
         t.trials,
         t.weights.as_ref().map_or("shipped".to_string(), |p| p.display().to_string()),
         t.sigma,
         t.player,
+        match a.rank {
+            Rank::Balance => "black's score nearest 50%, then informative pairs (not 1-1 or 0-0)",
+            Rank::Discrimination => "how often the trial's stronger player won the pair, then informative pairs, then balance",
+        }
     );
     for l in &lines {
         text.push_str(&format!("# {l}\n"));

@@ -4,9 +4,9 @@
 //! Candidates are random openings of a few stones near the centre (as
 //! `mnk match` draws them), distinct up to the board's symmetries, and
 //! never with a win on the board or a win in one for either side. They are
-//! ranked by their share of informative pairs, then by how close black's
-//! score is to ½, then by the order they were drawn; the best `keep` are
-//! the book, best first.
+//! ranked ([`Rank`]) by how close black's score is to ½ (the default: on
+//! fresh players it kept the most informative pairs), or by how often the
+//! trial's stronger player won; the best `keep` are the book, best first.
 
 use super::assess::{Assessor, OpeningStats};
 use crate::arena::{game_rng, random_opening, GameError, Opening, OpeningStyle};
@@ -27,6 +27,39 @@ pub struct Generator {
     pub stones: RangeInclusive<usize>,
     /// Stones lie within this Chebyshev distance of the centre.
     pub radius: u8,
+    /// What makes a candidate better.
+    pub rank: Rank,
+}
+
+/// What a book keeps first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rank {
+    /// The openings whose pairs most often went to the trial's stronger
+    /// player, then the most informative, then the most even.
+    Discrimination,
+    /// The openings with black's score nearest ½, then the most
+    /// informative.
+    Balance,
+}
+
+impl std::str::FromStr for Rank {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Rank, String> {
+        match s {
+            "discrimination" => Ok(Rank::Discrimination),
+            "balance" => Ok(Rank::Balance),
+            _ => Err(format!("expected discrimination or balance, found {s:?}")),
+        }
+    }
+}
+
+impl std::fmt::Display for Rank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Rank::Discrimination => "discrimination",
+            Rank::Balance => "balance",
+        })
+    }
 }
 
 /// A generated book: its openings, best first, and their stats in the
@@ -86,7 +119,7 @@ impl Generator {
     pub fn generate(&self, on_trial: &mut dyn FnMut(u32)) -> Result<Generated, GameError> {
         let candidates = self.draw();
         let stats = self.assessor.assess(&candidates, on_trial)?;
-        let order = rank(&stats);
+        let order = rank(&stats, self.rank);
         let kept: Vec<usize> = order.into_iter().take(self.keep).collect();
         Ok(Generated {
             openings: kept.iter().map(|&i| candidates[i].clone()).collect(),
@@ -97,21 +130,23 @@ impl Generator {
     }
 }
 
-/// The candidates' indices, best first: most informative pairs, then
-/// black's score nearest ½, then the order drawn.
-pub fn rank(stats: &[OpeningStats]) -> Vec<usize> {
+/// The candidates' indices, best first, as `by` says; ties go to the
+/// order drawn.
+pub fn rank(stats: &[OpeningStats], by: Rank) -> Vec<usize> {
     let mut order: Vec<usize> = (0..stats.len()).collect();
+    let uneven = |s: &OpeningStats| (s.black_score() - 0.5).abs();
     order.sort_by(|&i, &j| {
         let (a, b) = (&stats[i], &stats[j]);
-        b.discrimination()
-            .total_cmp(&a.discrimination())
-            .then(b.informative().total_cmp(&a.informative()))
-            .then(
-                (a.black_score() - 0.5)
-                    .abs()
-                    .total_cmp(&(b.black_score() - 0.5).abs()),
-            )
-            .then(i.cmp(&j))
+        let informative = b.informative().total_cmp(&a.informative());
+        match by {
+            Rank::Discrimination => b
+                .discrimination()
+                .total_cmp(&a.discrimination())
+                .then(informative)
+                .then(uneven(a).total_cmp(&uneven(b))),
+            Rank::Balance => uneven(a).total_cmp(&uneven(b)).then(informative),
+        }
+        .then(i.cmp(&j))
     });
     order
 }
@@ -136,6 +171,6 @@ mod tests {
             pairs: 2,
             ..OpeningStats::default()
         };
-        assert_eq!(rank(&s), vec![1, 2, 0]);
+        assert_eq!(rank(&s, Rank::Balance), vec![1, 0, 2]);
     }
 }

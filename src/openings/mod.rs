@@ -14,4 +14,4 @@ mod assess;
 mod generate;
 
 pub use assess::{total, Assessor, OpeningStats};
-pub use generate::{rank, Generated, Generator};
+pub use generate::{rank, Generated, Generator, Rank};
