@@ -4,11 +4,13 @@
 
 mod confirm;
 mod methods;
+mod plateau;
 mod spsa;
 mod validate;
 
 pub use confirm::ConfirmConfig;
 pub use methods::{Optimizer, Select, StartWeights};
+pub use plateau::PlateauConfig;
 pub use spsa::SpsaConfig;
 pub use validate::check_name;
 
@@ -28,7 +30,10 @@ use serde::{Deserialize, Serialize};
 ///   (in format 1), but not switched to another optimiser or selection mode.
 /// - 2: adds the optimiser (`random`, `spsa`), the selection mode (`best`,
 ///   `confirm`, `gauntlet`), their settings, `max_games`, and the matching
-///   `rounds.csv` columns.
+///   `rounds.csv` columns. Later, still format 2: the optional `[plateau]`
+///   table (random search's plateau rule); a `run.toml` without it keeps
+///   σ as `sigma` and `sigma_half_life` say, as before the rule, and
+///   `rounds.csv` is unchanged (it always recorded each round's σ).
 pub const FORMAT: u32 = 2;
 
 /// The oldest run folder format this version reads.
@@ -110,6 +115,10 @@ pub struct RunConfig {
     /// The SPSA settings of `optimizer = "spsa"` (defaults when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spsa: Option<SpsaConfig>,
+    /// Random search's plateau rule: σ shrinks after rounds without an
+    /// adoption (absent: off, as in every run made before the rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plateau: Option<PlateauConfig>,
     /// The game.
     pub game: Rules,
 }
@@ -164,6 +173,7 @@ impl RunConfig {
             select: Select::Best,
             confirm: None,
             spsa: None,
+            plateau: Some(PlateauConfig::default()),
             game,
         }
     }
@@ -187,6 +197,8 @@ impl RunConfig {
                 200
             },
             spsa: Some(SpsaConfig::defaults(steps, small)),
+            // SPSA has no σ: the plateau rule does not apply.
+            plateau: None,
             ..RunConfig::defaults(game)
         }
     }
@@ -290,6 +302,9 @@ impl RunConfig {
              # continues the run; every random choice derives from `seed`.\n\
              # sigma schedule: sigma_r = max(sigma_min, sigma * 2^(-(r-1)/sigma_half_life)).\n\
              # Perturbation: w * exp(sigma_r * N(0,1)), clamped to [min_weight, max_weight].\n\
+             # [plateau]: after `patience` rounds without an adoption sigma_r is multiplied by\n\
+             # `shrink` (not below sigma_min); `grow` undoes a shrink when more than patience/5\n\
+             # of the rounds since the last change adopted; `stop` ends the run at a plateau at the floor.\n\
              # optimizer: random (perturb, play, select) or spsa; select: best, confirm or gauntlet.\n\
              # SPSA step k (from 0): a_k = a/(A+k+1)^alpha, c_k = c/(k+1)^gamma, in log-space:\n\
              # theta+- = ln w +- c_k*delta, ln w += a_k*(score difference of theta+ over theta-)*delta.\n\n{body}"
