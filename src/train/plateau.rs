@@ -282,8 +282,8 @@ impl BudgetUse {
         }
         let share = |g: u64| 100.0 * g as f64 / self.games.max(1) as f64;
         let adopted = match self.adopted.as_slice() {
-            [] => format!("no challenger adopted in {} rounds", self.rounds),
-            [r] => format!("adopted at round {r} (1 of {} rounds)", self.rounds),
+            [] => format!("no challenger adopted in {}", rounds_text(self.rounds)),
+            [r] => format!("adopted at round {r} (1 of {})", rounds_text(self.rounds)),
             many => format!(
                 "adopted at rounds {} ({} of {} rounds)",
                 many.iter()
