@@ -442,12 +442,16 @@ fn a_run_toml_without_the_rule_still_loads_and_keeps_its_sigma() {
 }
 
 #[test]
-fn defaults_turn_the_rule_on_for_random_search_only() {
-    for game in [Rules::GOMOKU, Rules::TICTACTOE] {
+fn defaults_turn_the_rule_on_for_random_search_on_large_boards() {
+    for game in [Rules::GOMOKU, "7x7x4".parse().unwrap()] {
         assert_eq!(
             RunConfig::defaults(game).plateau,
             Some(PlateauConfig::default())
         );
+    }
+    // Tic-tac-toe's defaults did as well without it (docs/training.md).
+    assert_eq!(RunConfig::defaults(Rules::TICTACTOE).plateau, None);
+    for game in [Rules::GOMOKU, Rules::TICTACTOE] {
         assert_eq!(RunConfig::spsa_defaults(game).plateau, None);
     }
     let d = PlateauConfig::default();

@@ -175,7 +175,7 @@ pub struct RandomSearchArgs {
     /// σ halves every this many rounds (0: constant; the default on every board).
     #[arg(long, value_name = "ROUNDS", conflicts_with = "resume")]
     pub sigma_half_life: Option<f64>,
-    /// σ never shrinks below this (by the half-life or the plateau rule).
+    /// σ never shrinks below this (by the half-life or the plateau rule) [default: 0.05].
     #[arg(long, conflicts_with = "resume")]
     pub sigma_min: Option<f64>,
     /// The plateau rule: after P rounds in a row without an adopted
@@ -183,7 +183,8 @@ pub struct RandomSearchArgs {
     /// and it grows back when more than P/5 of the rounds since the last
     /// change adopt one (the 1/5th success rule). 0: off, σ as --sigma and
     /// --sigma-half-life say. Random search only: SPSA has no σ and ignores
-    /// the rule (the flag is refused with --optimizer spsa). [default: 10]
+    /// the rule (the flag is refused with --optimizer spsa). [default: 10 on
+    /// large boards; 0 on boards the exact player solves]
     #[arg(long, value_name = "P", conflicts_with = "resume")]
     pub patience: Option<u32>,
     /// The plateau rule's factor: σ becomes σ x F after --patience rounds

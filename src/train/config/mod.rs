@@ -134,18 +134,23 @@ impl RunConfig {
     ///
     /// - Large boards (gomoku): 100 rounds of 4 challengers, 2000 openings
     ///   per pairing (10 pairings × 4000 games = 40,000 games a round, 4M
-    ///   games in all: about 3 minutes on 2 cores), a constant σ = 0.3, a
-    ///   check against the references every 10 rounds on 500 paired
-    ///   openings (1000 games each). A σ that shrinks to near 0 made the
-    ///   selection a coin toss between near-identical players, and the
-    ///   incumbent drifted (seen as lost Elo after round 60); with a
-    ///   constant σ the challengers differ enough that a noisy win rarely
-    ///   unseats the incumbent.
+    ///   games in all: about 3 minutes on 2 cores), σ = 0.3 under the
+    ///   plateau rule ([`PlateauConfig::default`]: × 0.7 after 10 rounds
+    ///   without an adoption, back when adoptions are frequent), a check
+    ///   against the references every 10 rounds on 500 paired openings
+    ///   (1000 games each). A σ that shrinks by the round number to near 0
+    ///   made the selection a coin toss between near-identical players,
+    ///   and the incumbent drifted (seen as lost Elo after round 60); a
+    ///   constant σ = 0.3 stalled instead (seed 1 adopted nothing after
+    ///   round 37 of 100). The plateau rule shrinks σ only when rounds stop
+    ///   adopting, and grows it back when they adopt often.
     /// - Boards the exact player solves (tic-tac-toe, 4×4): 100 rounds,
     ///   200 openings of 2 stones, a constant σ = 0.5, checked every round
     ///   (every 10 when over 9 cells). On tic-tac-toe from flat weights
     ///   this reached at least 95% agreement for 14 of 16 seeds (seed 1
-    ///   included); a shrinking σ or 1-stone openings did worse.
+    ///   included); a shrinking σ or 1-stone openings did worse, and the
+    ///   plateau rule made no difference (14 of 16 too, mean 97.5%
+    ///   either way), so it is off here.
     pub fn defaults(game: Rules) -> RunConfig {
         let style = OpeningStyle::default_for(game);
         let small = is_small(game);
@@ -173,7 +178,7 @@ impl RunConfig {
             select: Select::Best,
             confirm: None,
             spsa: None,
-            plateau: Some(PlateauConfig::default()),
+            plateau: (!small).then(PlateauConfig::default),
             game,
         }
     }
@@ -241,7 +246,9 @@ impl RunConfig {
         }
     }
 
-    /// The perturbation's σ in round `round` (1-based):
+    /// The perturbation's σ in round `round` (1-based) by the half-life
+    /// alone; the plateau rule, if any, scales it
+    /// ([`crate::train::SigmaSchedule`]):
     /// `max(sigma_min, sigma · 2^(−(round − 1)/sigma_half_life))`, or
     /// `sigma` when the half-life is 0. Round 0 (the start) has σ = 0.
     pub fn sigma_at(&self, round: u32) -> f64 {
