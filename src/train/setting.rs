@@ -65,8 +65,6 @@ string_enum! {
         SpsaGamma = "spsa.gamma",
         /// SPSA's openings per step.
         SpsaOpenings = "spsa.openings",
-        /// The plateau rule as a whole.
-        Plateau = "plateau",
         /// Rounds without an adoption that make a plateau.
         PlateauPatience = "plateau.patience",
         /// σ's factor at a plateau.
