@@ -150,14 +150,6 @@ impl Observer for Progress {
         } else {
             format!("c{} {:+}", r.champion, r.score(r.champion))
         };
-        // Adoptions are rare and the plateau rule rarer: every one is
-        // worth a line, where a line per round would drown them.
-        if let Some(line) = r.adoption() {
-            self.log(format!("round {}: {line}", r.round));
-        }
-        if let Some(c) = &e.sigma_change {
-            self.log(format!("round {}: {}", c.round, c.describe()));
-        }
         if self.budget {
             self.bar.inc(r.total_games());
         } else {
@@ -167,6 +159,15 @@ impl Observer for Progress {
             "| {:.0} games/s | champion {champion} | {}",
             e.games_per_second, self.check
         ));
+        // Adoptions are rare and the plateau rule's decisions rarer: each
+        // is worth a line, where a line per round would drown them. Printed
+        // after the bar moved, so that it is redrawn as it now stands.
+        if let Some(line) = r.adoption() {
+            self.log(format!("round {}: {line}", r.round));
+        }
+        if let Some(c) = &e.sigma_change {
+            self.log(format!("round {}: {}", c.round, c.describe()));
+        }
         if let Some(c) = e.check {
             if !self.terminal {
                 eprintln!(
