@@ -368,6 +368,7 @@ fn a_resumed_run_and_any_thread_count_replay_the_same_sigma() {
         moves.extend(s.record(r).map(|c| c.action));
     }
     assert!(moves.contains(&SigmaMove::Shrink), "{moves:?}");
+    assert!(moves.contains(&SigmaMove::Grow), "{moves:?}");
     assert_eq!(whole.sigma_schedule().sigma(), s.sigma());
 }
 
@@ -557,4 +558,19 @@ fn the_log_has_a_line_per_adoption_and_decision_and_the_end_reports_the_budget()
         assert!(stdout.contains(&line), "{line:?} not in {stdout}");
     }
     assert!(stdout.contains("games that changed nothing: "), "{stdout}");
+}
+
+#[test]
+fn counts_are_grouped_by_thousands() {
+    let cases = [
+        (0, "0"),
+        (999, "999"),
+        (1000, "1,000"),
+        (16_000, "16,000"),
+        (4_000_000, "4,000,000"),
+        (u64::MAX, "18,446,744,073,709,551,615"),
+    ];
+    for (n, text) in cases {
+        assert_eq!(mnk::train::grouped(n), text);
+    }
 }
