@@ -143,7 +143,9 @@ impl RunConfig {
     ///   and the incumbent drifted (seen as lost Elo after round 60); a
     ///   constant σ = 0.3 stalled instead (seed 1 adopted nothing after
     ///   round 37 of 100). The plateau rule shrinks σ only when rounds stop
-    ///   adopting, and grows it back when they adopt often.
+    ///   adopting, and grows it back when they adopt often; at half the
+    ///   budget it kept the mean strength (within error) with a third of
+    ///   the spread between seeds (`docs/training.md`).
     /// - Boards the exact player solves (tic-tac-toe, 4×4): 100 rounds,
     ///   200 openings of 2 stones, a constant σ = 0.5, checked every round
     ///   (every 10 when over 9 cells). On tic-tac-toe from flat weights
