@@ -468,6 +468,7 @@ fn bad_plateau_flags_are_refused_naming_the_flag() {
     for (extra, want) in [
         (&["--patience=20000"][..], "--patience 20000"),
         (&["--patience=-1"][..], "--patience"),
+        (&["--patience", "-1"][..], "for '--patience <P>'"),
         (&["--patience=ten"][..], "--patience"),
         (&["--sigma-shrink=1"][..], "--sigma-shrink 1"),
         (&["--sigma-shrink=0"][..], "--sigma-shrink 0"),

@@ -185,7 +185,14 @@ pub struct RandomSearchArgs {
     /// --sigma-half-life say. Random search only: SPSA has no σ and ignores
     /// the rule (the flag is refused with --optimizer spsa). [default: 10 on
     /// large boards; 0 on boards the exact player solves]
-    #[arg(long, value_name = "P", conflicts_with = "resume")]
+    // A negative number is read as the (bad) value, so the error names
+    // --patience rather than an unknown argument "-1".
+    #[arg(
+        long,
+        value_name = "P",
+        conflicts_with = "resume",
+        allow_negative_numbers = true
+    )]
     pub patience: Option<u32>,
     /// The plateau rule's factor: σ becomes σ x F after --patience rounds
     /// without an adoption, 0 < F < 1 [default: 0.7].
