@@ -12,6 +12,7 @@
 //!    winning challenger must also pass a confirmation match on fresh
 //!    openings ([`Confirmation`], [`ConfirmConfig`]); under `gauntlet` it
 //!    must beat the incumbent head to head ([`Select`]);
+//!    rounds that stop adopting shrink σ ([`SigmaSchedule`], [`PlateauConfig`]);
 //! 4. every R rounds the incumbent is checked ([`Check`]): against the
 //!    exact player on boards it can solve, against the start and shipped
 //!    weights on large boards;
@@ -41,6 +42,7 @@ mod checks;
 mod config;
 mod confirm;
 mod perturb;
+mod plateau;
 mod player;
 mod record;
 mod round;
@@ -52,10 +54,11 @@ mod trainer;
 
 pub use checks::{Check, CheckRow, ExactCheck, Oracle, RefCheck};
 pub use config::{
-    ConfirmConfig, Optimizer, RunConfig, Select, SpsaConfig, StartWeights, FORMAT, MIN_WEIGHT,
-    SHIPPED_BOOK,
+    ConfirmConfig, Optimizer, PlateauConfig, RunConfig, Select, SpsaConfig, StartWeights, FORMAT,
+    MIN_WEIGHT, SHIPPED_BOOK,
 };
 pub use perturb::perturb;
+pub use plateau::{grouped, BudgetUse, SigmaChange, SigmaMove, SigmaSchedule};
 pub use player::TrainedPlayer;
 pub use record::{ConfirmVerdict, Confirmation, Reason, RoundResult, SpsaStep};
 pub use rundir::{

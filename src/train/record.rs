@@ -103,6 +103,50 @@ impl RoundResult {
         }
     }
 
+    /// Whether the round put a challenger in the incumbent's place (SPSA
+    /// steps and round 0 adopt nothing).
+    pub fn adopted(&self) -> bool {
+        self.round > 0 && self.spsa.is_none() && self.champion != 0
+    }
+
+    /// The line of an adopted challenger, None if the incumbent was kept:
+    /// which one, its wins − losses over its games of the round with its
+    /// score, and why it was chosen, such as `adopted challenger 3 (wins −
+    /// losses +412 of 16,000, 51.3%), best in the round robin`.
+    pub fn adoption(&self) -> Option<String> {
+        if !self.adopted() {
+            return None;
+        }
+        let i = self.champion;
+        let t = self.tallies.get(i).copied().unwrap_or_default();
+        // Under gauntlet a challenger played only the incumbent.
+        let field = if self.select == Select::Gauntlet {
+            "best against the incumbent"
+        } else {
+            "best in the round robin"
+        };
+        let why = match (self.reason, &self.confirm) {
+            (Reason::ChallengerTied, _) => {
+                format!("{field}, tied with another challenger (the lowest number wins)")
+            }
+            (Reason::Confirmed, Some(c)) => match c.llr {
+                Some(llr) => format!("{field}, confirmed by SPRT (LLR {llr:.2})"),
+                None => format!(
+                    "{field}, confirmed: {:.1}% over {} games",
+                    100.0 * c.tally.games.score(),
+                    super::grouped(c.games())
+                ),
+            },
+            _ => field.to_string(),
+        };
+        Some(format!(
+            "adopted challenger {i} (wins − losses {:+} of {} games, {:.1}%), {why}",
+            self.score(i),
+            super::grouped(t.games()),
+            100.0 * t.score()
+        ))
+    }
+
     /// A sentence saying who won and why.
     pub fn describe(&self) -> String {
         let best = self.score(self.champion);

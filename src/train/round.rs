@@ -59,10 +59,11 @@ pub fn select_gauntlet(tallies: &[Tally]) -> (usize, Reason) {
     }
 }
 
-/// Plays random-search round `round` (≥ 1) from `incumbent`: makes the
+/// Plays random-search round `round` (≥ 1) from `incumbent` with the
+/// perturbation's `sigma` (the schedule's, [`super::SigmaSchedule`]): makes the
 /// challengers, plays the round robin (or gauntlet) over rayon, selects
 /// the champion and, under `confirm`, plays the confirmation match. The
-/// result depends only on the configuration, the round number and the
+/// result depends only on the configuration, the round number, σ and the
 /// incumbent, never on the thread count.
 pub fn play_round(
     cfg: &RunConfig,
@@ -70,8 +71,8 @@ pub fn play_round(
     incumbent: &Weights,
     pool: Option<&[Opening]>,
     round: u32,
+    sigma: f64,
 ) -> Result<RoundResult, TrainError> {
-    let sigma = cfg.sigma_at(round);
     let mut rng = game_rng(cfg.seed, &[stream::PERTURB, u64::from(round)]);
     let mut players = vec![incumbent.clone()];
     for _ in 0..cfg.challengers {

@@ -67,6 +67,10 @@ string_enum! {
         SpsaGamma = "spsa.gamma",
         /// SPSA's openings per step.
         SpsaOpenings = "spsa.openings",
+        /// Rounds without an adoption that make a plateau.
+        PlateauPatience = "plateau.patience",
+        /// σ's factor at a plateau.
+        PlateauShrink = "plateau.shrink",
     }
 }
 

@@ -7,6 +7,7 @@
 
 use super::checks::{self, Check, CheckRow, Oracle};
 use super::config::{is_small, Optimizer, RunConfig, Select, SHIPPED_BOOK};
+use super::plateau::{BudgetUse, SigmaChange, SigmaSchedule};
 use super::player::TrainedPlayer;
 use super::record::RoundResult;
 use super::round::play_round;
@@ -54,6 +55,8 @@ pub struct RoundEvent<'a> {
     pub round_seconds: f64,
     /// Wall time of the check.
     pub check_seconds: f64,
+    /// What the plateau rule decided after this round (σ of the next).
+    pub sigma_change: Option<SigmaChange>,
 }
 
 /// The closing match: trained weights against the start weights.
@@ -560,11 +563,30 @@ impl Trainer {
         self.rounds.len() as u32
     }
 
-    /// Whether every planned round has been played, or the game budget
-    /// (`max_games`) is spent.
+    /// Whether every planned round has been played, the game budget
+    /// (`max_games`) is spent, or the plateau rule stopped the run.
     pub fn is_finished(&self) -> bool {
         self.next_round() > self.cfg.rounds
             || (self.cfg.max_games > 0 && self.games_played() >= self.cfg.max_games)
+            || self.stopped_on_plateau().is_some()
+    }
+
+    /// Random search's σ schedule after the rounds played so far: σ of the
+    /// next round, replayed from the configuration and the adoptions
+    /// recorded in `rounds.csv` (so a resumed run gets the same σ).
+    pub fn sigma_schedule(&self) -> SigmaSchedule {
+        SigmaSchedule::replay(&self.cfg, &self.rounds)
+    }
+
+    /// The round after which the plateau rule ended the run (`stop`), if
+    /// it did.
+    pub fn stopped_on_plateau(&self) -> Option<u32> {
+        self.sigma_schedule().stopped()
+    }
+
+    /// How much of the games played changed nothing (see [`BudgetUse`]).
+    pub fn budget_use(&self) -> BudgetUse {
+        BudgetUse::of(&self.rounds)
     }
 
     /// Games played so far by the optimiser (round robins, confirmations,
@@ -621,6 +643,7 @@ impl Trainer {
     /// Plays, checks and writes the next round.
     fn step(&mut self, obs: &mut dyn Observer) -> Result<(), TrainError> {
         let r = self.next_round();
+        let mut schedule = self.sigma_schedule();
         let t0 = Instant::now();
         let result = if r == 0 {
             RoundResult::start(&self.cfg, self.start.clone())
@@ -632,6 +655,7 @@ impl Trainer {
                     self.incumbent(),
                     self.pool.as_deref(),
                     r,
+                    schedule.sigma(),
                 )?,
                 Optimizer::Spsa => spsa::play_step(
                     &self.cfg,
@@ -645,11 +669,13 @@ impl Trainer {
         };
         let round_seconds = t0.elapsed().as_secs_f64();
         let t1 = Instant::now();
-        // The last round of a run that stops on its game budget is checked
-        // like the last planned round.
+        let sigma_change = schedule.record(&result);
+        // The last round of a run that stops on its game budget or on a
+        // plateau is checked like the last planned round.
         let budget_spent = self.cfg.max_games > 0
             && self.games_played() + result.total_games() >= self.cfg.max_games;
-        let check = if self.cfg.checks_after(r) || (budget_spent && self.cfg.check_every > 0) {
+        let last = budget_spent || schedule.stopped().is_some();
+        let check = if self.cfg.checks_after(r) || (last && self.cfg.check_every > 0) {
             Some(self.check(r, &result.weights.clone(), obs)?)
         } else {
             None
@@ -699,6 +725,7 @@ impl Trainer {
             games_per_second,
             round_seconds,
             check_seconds,
+            sigma_change,
         };
         obs.round(&event);
         Ok(())

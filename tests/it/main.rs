@@ -18,6 +18,7 @@ mod matches;
 mod memory;
 mod parser_props;
 mod perft;
+mod plateau;
 mod play;
 mod players;
 mod records;

@@ -20,7 +20,7 @@ use mnk::records::{parse_csv, parse_sgf, Record};
 use mnk::train::{
     check_lines, checks_header_line, parse_checks, parse_rounds, round_line, rounds_header_line,
 };
-use mnk::train::{RunConfig, TrainedPlayer};
+use mnk::train::{PlateauConfig, RunConfig, TrainedPlayer};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -213,9 +213,10 @@ fn run_config() -> impl Strategy<Value = RunConfig> {
             "search:depth=2,width=9",
             "search:nodes=1000",
         ]),
+        prop::option::of((1u32..=10_000, 0.01f64..0.99, any::<bool>(), any::<bool>())),
     )
         .prop_map(
-            |(game, spsa, seed, rounds, challengers, sigma, half_life, name, player)| {
+            |(game, spsa, seed, rounds, challengers, sigma, half_life, name, player, plateau)| {
                 let base = if spsa {
                     RunConfig::spsa_defaults(game)
                 } else {
@@ -229,6 +230,15 @@ fn run_config() -> impl Strategy<Value = RunConfig> {
                     sigma_half_life: half_life,
                     name,
                     player: player.into(),
+                    // SPSA runs have no plateau rule.
+                    plateau: plateau
+                        .filter(|_| !spsa)
+                        .map(|(patience, shrink, grow, stop)| PlateauConfig {
+                            patience,
+                            shrink,
+                            grow,
+                            stop,
+                        }),
                     ..base
                 }
             },

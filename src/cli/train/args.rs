@@ -197,9 +197,36 @@ pub struct RandomSearchArgs {
     /// σ halves every this many rounds (0: constant; the default on every board).
     #[arg(long, value_name = "ROUNDS", conflicts_with = "resume")]
     pub sigma_half_life: Option<f64>,
-    /// σ never shrinks below this.
+    /// σ never shrinks below this (by the half-life or the plateau rule) [default: 0.05].
     #[arg(long, conflicts_with = "resume")]
     pub sigma_min: Option<f64>,
+    /// The plateau rule: after P rounds in a row without an adopted
+    /// challenger, σ is multiplied by --sigma-shrink (not below --sigma-min),
+    /// and it grows back when more than P/5 of the rounds since the last
+    /// change adopt one (the 1/5th success rule). 0: off, σ as --sigma and
+    /// --sigma-half-life say. Random search only: SPSA has no σ and ignores
+    /// the rule (the flag is refused with --optimizer spsa). [default: 10 on
+    /// large boards; 0 on boards the exact player solves]
+    // A negative number is read as the (bad) value, so the error names
+    // --patience rather than an unknown argument "-1".
+    #[arg(
+        long,
+        value_name = "P",
+        conflicts_with = "resume",
+        allow_negative_numbers = true
+    )]
+    pub patience: Option<u32>,
+    /// The plateau rule's factor: σ becomes σ x F after --patience rounds
+    /// without an adoption, 0 < F < 1 [default: 0.7].
+    #[arg(long, value_name = "F", conflicts_with = "resume")]
+    pub sigma_shrink: Option<f64>,
+    /// The plateau rule only shrinks σ, never grows it back.
+    #[arg(long, conflicts_with = "resume")]
+    pub no_sigma_grow: bool,
+    /// End the run early when --patience more rounds pass without an
+    /// adoption with σ already at --sigma-min; the closing verdict still runs.
+    #[arg(long, conflicts_with = "resume")]
+    pub stop_on_plateau: bool,
 }
 
 impl RandomSearchArgs {
@@ -209,12 +236,17 @@ impl RandomSearchArgs {
             (self.sigma.is_some(), "--sigma"),
             (self.sigma_half_life.is_some(), "--sigma-half-life"),
             (self.sigma_min.is_some(), "--sigma-min"),
+            (self.patience.is_some(), "--patience"),
+            (self.sigma_shrink.is_some(), "--sigma-shrink"),
+            (self.no_sigma_grow, "--no-sigma-grow"),
+            (self.stop_on_plateau, "--stop-on-plateau"),
         ] {
             random_only(cfg, given, flag)?;
         }
         set(&mut cfg.sigma, self.sigma);
         set(&mut cfg.sigma_half_life, self.sigma_half_life);
         set(&mut cfg.sigma_min, self.sigma_min);
+        self.apply_plateau(cfg)?;
         if let Some(s) = self.select {
             anyhow::ensure!(
                 cfg.optimizer == Optimizer::Random,
@@ -222,6 +254,39 @@ impl RandomSearchArgs {
             );
             cfg.select = s;
         }
+        Ok(())
+    }
+}
+
+impl RandomSearchArgs {
+    /// Applies the plateau rule's flags: `--patience 0` turns it off, and
+    /// its other flags then have nothing to set.
+    fn apply_plateau(&self, cfg: &mut RunConfig) -> Result<()> {
+        let rest = [
+            (self.sigma_shrink.is_some(), "--sigma-shrink"),
+            (self.no_sigma_grow, "--no-sigma-grow"),
+            (self.stop_on_plateau, "--stop-on-plateau"),
+        ];
+        if self.patience == Some(0) {
+            if let Some((_, flag)) = rest.iter().find(|(given, _)| *given) {
+                anyhow::bail!("{flag} applies to the plateau rule, which --patience 0 turns off");
+            }
+            cfg.plateau = None;
+            return Ok(());
+        }
+        if self.patience.is_none() && !rest.iter().any(|(given, _)| *given) {
+            return Ok(());
+        }
+        let mut p = cfg.plateau.clone().unwrap_or_default();
+        set(&mut p.patience, self.patience);
+        set(&mut p.shrink, self.sigma_shrink);
+        if self.no_sigma_grow {
+            p.grow = false;
+        }
+        if self.stop_on_plateau {
+            p.stop = true;
+        }
+        cfg.plateau = Some(p);
         Ok(())
     }
 }
@@ -394,6 +459,8 @@ fn flag_for(field: Field) -> Option<&'static str> {
         Field::SpsaAlpha => "--spsa-alpha",
         Field::SpsaGamma => "--spsa-gamma",
         Field::SpsaOpenings => "--spsa-openings",
+        Field::PlateauPatience => "--patience",
+        Field::PlateauShrink => "--sigma-shrink",
         _ => return None,
     })
 }

@@ -1,5 +1,7 @@
 //! `mnk train`'s progress: a bar on a terminal (a log line per check
-//! otherwise), plots redrawn now and then, and a clean stop on Ctrl-C.
+//! otherwise), a line for every adopted challenger and every decision of
+//! the plateau rule (either way), plots redrawn now and then, and a clean
+//! stop on Ctrl-C.
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -105,6 +107,16 @@ impl Progress {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+
+    /// A line of the log: above the bar on a terminal (so the bar is
+    /// redrawn under it, not broken), on stderr otherwise.
+    fn log(&self, line: String) {
+        if self.terminal {
+            self.bar.println(line);
+        } else {
+            eprintln!("{line}");
+        }
+    }
 }
 
 impl Observer for Progress {
@@ -147,6 +159,15 @@ impl Observer for Progress {
             "| {:.0} games/s | champion {champion} | {}",
             e.games_per_second, self.check
         ));
+        // Adoptions are rare and the plateau rule's decisions rarer: each
+        // is worth a line, where a line per round would drown them. Printed
+        // after the bar moved, so that it is redrawn as it now stands.
+        if let Some(line) = r.adoption() {
+            self.log(format!("round {}: {line}", r.round));
+        }
+        if let Some(c) = &e.sigma_change {
+            self.log(format!("round {}: {}", c.round, c.describe()));
+        }
         if let Some(c) = e.check {
             if !self.terminal {
                 eprintln!(

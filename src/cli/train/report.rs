@@ -1,7 +1,7 @@
 //! What `mnk train` prints: the plan of a new run, and the closing lines
 //! (folder, speed, what the optimiser did, the last check).
 
-use mnk::train::{Optimizer, Trainer};
+use mnk::train::{Optimizer, RunConfig, Trainer};
 use std::path::Path;
 
 /// The line that starts a new run: what is trained, where, and how.
@@ -14,7 +14,7 @@ pub fn plan(t: &Trainer) -> String {
     };
     match c.optimizer {
         Optimizer::Random => format!(
-            "training {} weights for {} in {}: {} rounds, {} challengers, {} openings x 2 colours per pairing, select {}{budget}, seed {}",
+            "training {} weights for {} in {}: {} rounds, {} challengers, {} openings x 2 colours per pairing, select {}, {}{budget}, seed {}",
             c.player,
             c.game,
             t.dir().path().display(),
@@ -22,6 +22,7 @@ pub fn plan(t: &Trainer) -> String {
             c.challengers,
             c.openings_per_pairing(),
             c.select,
+            sigma_plan(c),
             c.seed
         ),
         Optimizer::Spsa => {
@@ -42,6 +43,32 @@ pub fn plan(t: &Trainer) -> String {
             )
         }
     }
+}
+
+/// σ's schedule in words: its start, half-life and the plateau rule.
+fn sigma_plan(c: &RunConfig) -> String {
+    let mut s = format!("σ {}", c.sigma);
+    if c.sigma_half_life > 0.0 {
+        s += &format!(" halving every {} rounds", c.sigma_half_life);
+    }
+    match &c.plateau {
+        Some(p) => {
+            s += &format!(
+                " x {} after {} rounds without an adoption (min {}{}{})",
+                p.shrink,
+                p.patience,
+                c.sigma_min.min(c.sigma),
+                if p.grow { ", grows back" } else { "" },
+                if p.stop {
+                    ", stops at a plateau at the min"
+                } else {
+                    ""
+                }
+            );
+        }
+        None => s += " (no plateau rule)",
+    }
+    s
 }
 
 /// The line that continues a resumed run.
@@ -70,6 +97,14 @@ pub fn print_summary(t: &Trainer, games: u64, round_seconds: f64, secs: f64) {
         );
     }
     println!("{}", method_summary(t));
+    for line in t.budget_use().lines() {
+        println!("{line}");
+    }
+    if let Some(r) = t.stopped_on_plateau() {
+        println!(
+            "stopped early after round {r} (--stop-on-plateau): no adoption with σ at its floor"
+        );
+    }
     if let Some(c) = t.checks().last() {
         println!("last check (round {}): {}", c.round, c.summary());
     }

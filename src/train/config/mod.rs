@@ -4,11 +4,13 @@
 
 mod confirm;
 mod methods;
+mod plateau;
 mod spsa;
 mod validate;
 
 pub use confirm::ConfirmConfig;
 pub use methods::{Optimizer, Select, StartWeights};
+pub use plateau::PlateauConfig;
 pub use spsa::SpsaConfig;
 pub use validate::check_name;
 
@@ -28,7 +30,10 @@ use serde::{Deserialize, Serialize};
 ///   (in format 1), but not switched to another optimiser or selection mode.
 /// - 2: adds the optimiser (`random`, `spsa`), the selection mode (`best`,
 ///   `confirm`, `gauntlet`), their settings, `max_games`, and the matching
-///   `rounds.csv` columns.
+///   `rounds.csv` columns. Later, still format 2: the optional `[plateau]`
+///   table (random search's plateau rule); a `run.toml` without it keeps
+///   σ as `sigma` and `sigma_half_life` say, as before the rule, and
+///   `rounds.csv` is unchanged (it always recorded each round's σ).
 pub const FORMAT: u32 = 2;
 
 /// The oldest run folder format this version reads.
@@ -123,6 +128,10 @@ pub struct RunConfig {
     /// The SPSA settings of `optimizer = "spsa"` (defaults when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spsa: Option<SpsaConfig>,
+    /// Random search's plateau rule: σ shrinks after rounds without an
+    /// adoption (absent: off, as in every run made before the rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plateau: Option<PlateauConfig>,
     /// The game.
     pub game: Rules,
 }
@@ -138,18 +147,25 @@ impl RunConfig {
     ///
     /// - Large boards (gomoku): 100 rounds of 4 challengers, 2000 openings
     ///   per pairing (10 pairings × 4000 games = 40,000 games a round, 4M
-    ///   games in all: about 3 minutes on 2 cores), a constant σ = 0.3, a
-    ///   check against the references every 10 rounds on 500 paired
-    ///   openings (1000 games each). A σ that shrinks to near 0 made the
-    ///   selection a coin toss between near-identical players, and the
-    ///   incumbent drifted (seen as lost Elo after round 60); with a
-    ///   constant σ the challengers differ enough that a noisy win rarely
-    ///   unseats the incumbent.
+    ///   games in all: about 3 minutes on 2 cores), σ = 0.3 under the
+    ///   plateau rule ([`PlateauConfig::default`]: × 0.7 after 10 rounds
+    ///   without an adoption, back when adoptions are frequent), a check
+    ///   against the references every 10 rounds on 500 paired openings
+    ///   (1000 games each). A σ that shrinks by the round number to near 0
+    ///   made the selection a coin toss between near-identical players,
+    ///   and the incumbent drifted (seen as lost Elo after round 60); a
+    ///   constant σ = 0.3 stalled instead (seed 1 adopted nothing after
+    ///   round 37 of 100). The plateau rule shrinks σ only when rounds stop
+    ///   adopting, and grows it back when they adopt often; at half the
+    ///   budget it kept the mean strength (within error) with a third of
+    ///   the spread between seeds (`docs/training.md`).
     /// - Boards the exact player solves (tic-tac-toe, 4×4): 100 rounds,
     ///   200 openings of 2 stones, a constant σ = 0.5, checked every round
     ///   (every 10 when over 9 cells). On tic-tac-toe from flat weights
     ///   this reached at least 95% agreement for 14 of 16 seeds (seed 1
-    ///   included); a shrinking σ or 1-stone openings did worse.
+    ///   included); a shrinking σ or 1-stone openings did worse, and the
+    ///   plateau rule made no difference (14 of 16 too, mean 97.5%
+    ///   either way), so it is off here.
     pub fn defaults(game: Rules) -> RunConfig {
         let style = OpeningStyle::default_for(game);
         let small = is_small(game);
@@ -179,6 +195,7 @@ impl RunConfig {
             select: Select::Best,
             confirm: None,
             spsa: None,
+            plateau: (!small).then(PlateauConfig::default),
             game,
         }
     }
@@ -202,6 +219,8 @@ impl RunConfig {
                 200
             },
             spsa: Some(SpsaConfig::defaults(steps, small)),
+            // SPSA has no σ: the plateau rule does not apply.
+            plateau: None,
             ..RunConfig::defaults(game)
         }
     }
@@ -244,7 +263,9 @@ impl RunConfig {
         }
     }
 
-    /// The perturbation's σ in round `round` (1-based):
+    /// The perturbation's σ in round `round` (1-based) by the half-life
+    /// alone; the plateau rule, if any, scales it
+    /// ([`crate::train::SigmaSchedule`]):
     /// `max(sigma_min, sigma · 2^(−(round − 1)/sigma_half_life))`, or
     /// `sigma` when the half-life is 0. Round 0 (the start) has σ = 0.
     pub fn sigma_at(&self, round: u32) -> f64 {
@@ -305,6 +326,9 @@ impl RunConfig {
              # continues the run; every random choice derives from `seed`.\n\
              # sigma schedule: sigma_r = max(sigma_min, sigma * 2^(-(r-1)/sigma_half_life)).\n\
              # Perturbation: w * exp(sigma_r * N(0,1)), clamped to [min_weight, max_weight].\n\
+             # [plateau]: after `patience` rounds without an adoption sigma_r is multiplied by\n\
+             # `shrink` (not below sigma_min); `grow` undoes a shrink when more than patience/5\n\
+             # of the rounds since the last change adopted; `stop` ends the run at a plateau at the floor.\n\
              # optimizer: random (perturb, play, select) or spsa; select: best, confirm or gauntlet.\n\
              # SPSA step k (from 0): a_k = a/(A+k+1)^alpha, c_k = c/(k+1)^gamma, in log-space:\n\
              # theta+- = ln w +- c_k*delta, ln w += a_k*(score difference of theta+ over theta-)*delta.\n\n{body}"

@@ -51,12 +51,13 @@ impl RunConfig {
             && self.select == Select::Best
             && self.confirm.is_none()
             && self.spsa.is_none()
+            && self.plateau.is_none()
             && self.max_games == 0;
         ensure(
             Field::Format,
             self.format >= 2 || only_format_1,
             other(format!(
-                "a format {} run folder only holds random search with best selection; start a new run to use other optimisers, selection modes or max_games",
+                "a format {} run folder only holds random search with best selection; start a new run to use other optimisers, selection modes, max_games or the plateau rule",
                 self.format
             )),
         )?;
@@ -65,6 +66,9 @@ impl RunConfig {
         }
         if let Some(s) = &self.spsa {
             s.validate()?;
+        }
+        if let Some(p) = &self.plateau {
+            p.validate()?;
         }
         check_name(&self.name)?;
         self.trained_player()?;
