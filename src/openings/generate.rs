@@ -157,7 +157,7 @@ mod tests {
     use crate::game::{Color, Outcome};
 
     #[test]
-    fn ranking_prefers_informative_then_even() {
+    fn ranking_by_balance_and_by_discrimination() {
         let (b, w) = (Outcome::Win(Color::Black), Outcome::Win(Color::White));
         let mut s = vec![OpeningStats::default(); 3];
         s[0].add_pair(b, b); // 1-1
@@ -171,6 +171,9 @@ mod tests {
             pairs: 2,
             ..OpeningStats::default()
         };
-        assert_eq!(rank(&s, Rank::Balance), vec![1, 0, 2]);
+        assert_eq!(rank(&s, Rank::Balance), vec![1, 2, 0]);
+        // Opening 0's one informative pair went to the stronger player.
+        s[0].agreement = 2;
+        assert_eq!(rank(&s, Rank::Discrimination), vec![0, 1, 2]);
     }
 }
