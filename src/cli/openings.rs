@@ -87,7 +87,7 @@ pub struct StatsArgs {
     /// The book (default: the game's shipped book).
     file: Option<PathBuf>,
     /// Which part of the book: all, train or check.
-    #[arg(long, default_value = "all", value_parser = parse_part)]
+    #[arg(long, default_value = "all", value_parser = parse_part, conflicts_with = "random")]
     part: BookPart,
     /// Random openings instead of a book: this many, as `mnk match` draws them.
     #[arg(long, value_name = "N", conflicts_with = "file")]
