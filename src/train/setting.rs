@@ -23,6 +23,8 @@ string_enum! {
         Challengers = "challengers",
         /// Openings per pairing.
         Openings = "openings",
+        /// The player of the checks and the verdict.
+        CheckPlayer = "check_player",
         /// The openings file or book.
         OpeningsFile = "openings_file",
         /// Stones per random opening.

@@ -119,6 +119,8 @@ pub struct Trainer {
     notes: Vec<String>,
     cfg: RunConfig,
     player: TrainedPlayer,
+    /// The player of the large-board checks and the verdict.
+    checker: TrainedPlayer,
     start: Weights,
     shipped: Weights,
     rounds: Vec<RoundResult>,
@@ -227,6 +229,7 @@ impl Trainer {
     ) -> Result<Trainer, TrainError> {
         cfg.validate()?;
         let player = cfg.trained_player()?;
+        let checker = cfg.checking_player()?;
         if start.game != cfg.game {
             return Err(TrainError::Weights(crate::eval::WeightsError::WrongGame {
                 path: cfg.start.clone(),
@@ -288,7 +291,7 @@ impl Trainer {
             }
             dir.write(&dir.run_toml(), cfg.to_toml()?.as_bytes())
         })?;
-        let mut t = Trainer::assemble(dir, lock, cfg, player, start, pools);
+        let mut t = Trainer::assemble(dir, lock, cfg, (player, checker), start, pools);
         t.notes.extend(note);
         Ok(t)
     }
@@ -297,7 +300,7 @@ impl Trainer {
         dir: RunDir,
         lock: RunLock,
         cfg: RunConfig,
-        player: TrainedPlayer,
+        (player, checker): (TrainedPlayer, TrainedPlayer),
         start: Weights,
         pools: Option<Pools>,
     ) -> Trainer {
@@ -313,6 +316,7 @@ impl Trainer {
             notes: Vec::new(),
             cfg,
             player,
+            checker,
             start,
             rounds: Vec::new(),
             checks: Vec::new(),
@@ -360,6 +364,7 @@ impl Trainer {
             ));
         }
         let player = cfg.trained_player()?;
+        let checker = cfg.checking_player()?;
         let start = dir.read_start(&cfg)?;
         let pools = if cfg.openings_file.is_some() {
             let book = Book::load(&dir.openings_txt(), cfg.game)?;
@@ -474,7 +479,7 @@ impl Trainer {
             &dir.progress_csv(),
             nonempty(PROGRESS_HEADER.to_string(), progress).as_deref(),
         )?;
-        let mut t = Trainer::assemble(dir, lock, cfg, player, start, pools);
+        let mut t = Trainer::assemble(dir, lock, cfg, (player, checker), start, pools);
         *t.commit.hold() = done;
         t.rounds = rounds;
         t.checks = checks;
@@ -766,7 +771,7 @@ impl Trainer {
                 vec![("start", &self.start), ("shipped", &self.shipped)]
             };
             Check::Match(checks::match_check(
-                &self.player,
+                &self.checker,
                 weights,
                 &refs,
                 openings,
@@ -815,7 +820,7 @@ impl Trainer {
             }
         };
         let seed = derive_seed(self.cfg.seed, &[stream::VERDICT, 1]);
-        let report = self.player.head_to_head(
+        let report = self.checker.head_to_head(
             self.cfg.game,
             self.incumbent(),
             &self.start,

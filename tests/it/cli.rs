@@ -359,3 +359,45 @@ fn training_refuses_a_book_too_small_for_it() {
         "{e}"
     );
 }
+
+#[test]
+fn a_search_trained_run_is_checked_by_the_hard_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs").display().to_string();
+    let args = [
+        "train",
+        "--runs-dir",
+        &runs,
+        "--name",
+        "s",
+        "--no-plots",
+        "--rounds",
+        "1",
+        "--player",
+        "search:depth=1",
+        "--openings",
+        "4",
+        "--check-openings",
+        "4",
+        "--verdict-openings",
+        "4",
+    ];
+    let out = mnk(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("checks and verdict played by search:depth=4,width=9"),
+        "{text}"
+    );
+    let toml = std::fs::read_to_string(dir.path().join("runs/s/run.toml")).unwrap();
+    assert!(toml.contains("check_player = \"search\""), "{toml}");
+    let e = fails(&["train", "--runs-dir", &runs, "--check-player", "exact"]);
+    assert!(
+        e.contains("--check-player") && e.contains("\"exact\""),
+        "{e}"
+    );
+}

@@ -65,6 +65,11 @@ pub struct RunArgs {
     /// Openings (each played twice) per reference in large-board checks.
     #[arg(long, conflicts_with = "resume")]
     pub check_openings: Option<u32>,
+    /// The player of the large-board checks and the closing verdict
+    /// (default: `search`, the player of `play --ai hard`, when --player
+    /// is a search; else the trained player).
+    #[arg(long, value_name = "SPEC", conflicts_with = "resume")]
+    pub check_player: Option<String>,
     /// The run's name: its folder under --runs-dir (default: <game>-1, <game>-2, … the first free one).
     #[arg(long, conflicts_with = "resume")]
     pub name: Option<String>,
@@ -461,6 +466,7 @@ fn flag_for(field: Field) -> Option<&'static str> {
         Field::SpsaOpenings => "--spsa-openings",
         Field::PlateauPatience => "--patience",
         Field::PlateauShrink => "--sigma-shrink",
+        Field::CheckPlayer => "--check-player",
         _ => return None,
     })
 }

@@ -73,6 +73,12 @@ fn create(a: &Args) -> Result<Trainer> {
     let mut cfg = a.run.defaults();
     a.apply(&mut cfg)?;
     cfg.player = a.run.player.clone();
+    // A search-trained run is judged in the player people face.
+    cfg.check_player = match &a.run.check_player {
+        Some(p) => Some(p.clone()),
+        None if cfg.player.starts_with("search") => Some("search".to_string()),
+        None => None,
+    };
     cfg.start = a.run.start.to_string();
     cfg.name = match &a.run.name {
         Some(n) => n.clone(),

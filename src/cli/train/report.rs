@@ -12,7 +12,7 @@ pub fn plan(t: &Trainer) -> String {
     } else {
         String::new()
     };
-    match c.optimizer {
+    let main = match c.optimizer {
         Optimizer::Random => format!(
             "training {} weights for {} in {}: {} rounds, {} challengers, {} openings x 2 colours per pairing, select {}, {}{budget}, seed {}",
             c.player,
@@ -42,6 +42,31 @@ pub fn plan(t: &Trainer) -> String {
                 c.seed
             )
         }
+    };
+    main + &sources(c)
+}
+
+/// Where the openings come from, and who plays the checks if not the
+/// trained player.
+fn sources(c: &RunConfig) -> String {
+    let book = match (&c.openings_file, c.book_split) {
+        (None, _) => format!("; random openings of {} stones", c.opening_stones),
+        (Some(f), split) => {
+            let name = if f == mnk::train::SHIPPED_BOOK {
+                "the shipped book".to_string()
+            } else {
+                f.clone()
+            };
+            if split {
+                format!("; openings from {name}'s training part, checks on its check part")
+            } else {
+                format!("; openings from {name}")
+            }
+        }
+    };
+    match (&c.check_player, c.checking_player()) {
+        (Some(_), Ok(p)) => format!("{book}; checks and verdict played by {}", p.spec()),
+        _ => book,
     }
 }
 

@@ -122,6 +122,11 @@ pub struct RunConfig {
     /// Openings (each played twice) per reference in the checks of large
     /// boards.
     pub check_openings: u32,
+    /// The player of the large-board checks and the closing verdict, such
+    /// as `search:depth=4` (the player `play --ai hard` uses) for a run
+    /// that trains at depth 2; absent: the trained player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check_player: Option<String>,
     /// The confirmation match of `select = "confirm"` (defaults when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confirm: Option<ConfirmConfig>,
@@ -190,6 +195,7 @@ impl RunConfig {
             max_weight: MAX_WEIGHT,
             check_every: if small && game.cells() <= 9 { 1 } else { 10 },
             check_openings: if small { 200 } else { 500 },
+            check_player: None,
             max_games: 0,
             optimizer: Optimizer::Random,
             select: Select::Best,
@@ -311,6 +317,29 @@ impl RunConfig {
             }
         })?;
         Ok(player)
+    }
+
+    /// The player of the large-board checks and the verdict:
+    /// `check_player`, or the trained player.
+    pub fn checking_player(&self) -> Result<TrainedPlayer, TrainError> {
+        match &self.check_player {
+            None => self.trained_player(),
+            Some(text) => {
+                let bad = |problem| TrainError::Config {
+                    field: Field::CheckPlayer,
+                    problem,
+                };
+                let player = TrainedPlayer::parse(text).map_err(|e| match e {
+                    TrainError::Config { problem, .. } => bad(problem),
+                    e => e,
+                })?;
+                // Each worker thread plays a check with two such players.
+                let copies = rayon::current_num_threads() * 2;
+                PlayerSpec::ensure_memory(&[player.player_spec()], copies, "check players")
+                    .map_err(|e| bad(Problem::Other(e.to_string())))?;
+                Ok(player)
+            }
+        }
     }
 
     /// The TOML text of `run.toml`, with a comment header. Fails rather
