@@ -11,6 +11,17 @@ fn mnk(args: &[&str]) -> Output {
         .expect("the mnk binary runs")
 }
 
+/// Runs `mnk args`, expects success, returns stdout.
+fn succeeds(args: &[&str]) -> String {
+    let out = mnk(args);
+    assert!(
+        out.status.success(),
+        "mnk {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// Runs `mnk args`, expects failure without a panic, returns stderr.
 fn fails(args: &[&str]) -> String {
     let out = mnk(args);
@@ -182,9 +193,7 @@ fn bad_openings_files_name_the_line() {
 fn a_good_openings_file_is_used() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "open.txt", "0,0, 1,0, 1,1\n-1,-1, 2,2\n");
-    let out = mnk(&["match", "greedy", "random", "--openings-file", &f]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
+    let text = succeeds(&["match", "greedy", "random", "--openings-file", &f]);
     assert!(text.contains("2 openings x 2 colours (from "), "{text}");
     // Asking for more openings than the file holds is an error, not a
     // silent cut.
@@ -205,9 +214,7 @@ fn a_good_openings_file_is_used() {
 
 #[test]
 fn match_defaults_to_the_shipped_books_check_part() {
-    let out = mnk(&["match", "greedy", "random", "-n", "3"]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
+    let text = succeeds(&["match", "greedy", "random", "-n", "3"]);
     assert!(
         text.contains("3 openings x 2 colours (openings/gomoku.txt (shipped), check part)"),
         "{text}"
@@ -219,7 +226,7 @@ fn match_defaults_to_the_shipped_books_check_part() {
     );
     let e = fails(&["match", "greedy", "random", "--stones", "3"]);
     assert!(e.contains("--random-openings"), "{e}");
-    let out = mnk(&[
+    let text = succeeds(&[
         "match",
         "greedy",
         "random",
@@ -229,11 +236,9 @@ fn match_defaults_to_the_shipped_books_check_part() {
         "--stones",
         "3",
     ]);
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("(random, 3 stones)"), "{text}");
     // Games without a shipped book play random openings.
-    let out = mnk(&["match", "greedy", "random", "-g", "9x9x5", "-n", "3"]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = succeeds(&["match", "greedy", "random", "-g", "9x9x5", "-n", "3"]);
     assert!(text.contains("(random, 4 stones)"), "{text}");
 }
 
@@ -297,13 +302,7 @@ fn tables_beyond_a_memory_limit_are_refused_not_aborted() {
 #[test]
 fn solve_stats_finish_or_are_refused_up_front() {
     let t = std::time::Instant::now();
-    let out = mnk(&["solve", "--game", "5x3x3", "--stats"]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = succeeds(&["solve", "--game", "5x3x3", "--stats"]);
     assert!(
         text.contains(
             "games from here: 138594609792 (73567585512 black wins, \
@@ -382,13 +381,7 @@ fn a_search_trained_run_is_checked_by_the_hard_player() {
         "--verdict-openings",
         "4",
     ];
-    let out = mnk(&args);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = succeeds(&args);
     assert!(
         text.contains("checks and verdict played by search:depth=4,width=9"),
         "{text}"
