@@ -329,11 +329,11 @@ fn training_refuses_a_book_too_small_for_it() {
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs").display().to_string();
     let base = ["train", "--runs-dir", &runs, "--no-plots", "--rounds", "1"];
-    // The shipped book's training part holds 3,000 openings.
-    let e = fails(&[&base[..], &["--openings", "5000"]].concat());
+    // The shipped book's training part holds 30,000 openings.
+    let e = fails(&[&base[..], &["--openings", "50000"]].concat());
     assert!(
         e.contains("openings/gomoku.txt")
-            && e.contains("training part holds 3000 openings, but 5000 are needed"),
+            && e.contains("training part holds 30000 openings, but 50000 are needed"),
         "{e}"
     );
     let e = fails(&[&base[..], &["--stones", "3"]].concat());
@@ -341,12 +341,12 @@ fn training_refuses_a_book_too_small_for_it() {
     let e = fails(
         &[
             &base[..],
-            &["--openings", "2", "--verdict-openings", "1001"],
+            &["--openings", "2", "--verdict-openings", "10001"],
         ]
         .concat(),
     );
     assert!(
-        e.contains("--verdict-openings 1001") && e.contains("check part holds only 1000"),
+        e.contains("--verdict-openings 10001") && e.contains("check part holds only 10000"),
         "{e}"
     );
     // A small book file: 3 openings, so a training part of 3 and a check

@@ -363,3 +363,31 @@ fn tictactoe_from_flat_weights_reaches_95_percent_agreement() {
         );
     }
 }
+
+/// Training the search player with a node budget is deterministic: the
+/// same seed gives the same files with 1 and 2 threads (the budget, not the
+/// clock, ends each search), on gomoku's shipped book.
+#[test]
+fn node_limited_search_training_is_the_same_with_1_and_2_threads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut texts = Vec::new();
+    for threads in [1, 2] {
+        let mut cfg = config("gomoku", &format!("nodes-{threads}"), 2, 6, 2);
+        cfg.player = "search:depth=20,nodes=300".into();
+        cfg.check_player = Some("search:depth=2".into());
+        cfg.check_openings = 6;
+        cfg.challengers = 2;
+        assert_eq!(cfg.openings_file.as_deref(), Some(mnk::train::SHIPPED_BOOK));
+        let t = train_in_pool(
+            threads,
+            cfg,
+            mnk::eval::shipped_weights(Rules::GOMOKU),
+            tmp.path(),
+        );
+        let dir = t.dir().path().to_path_buf();
+        texts.push((read(dir.join("rounds.csv")), read(dir.join("checks.csv"))));
+    }
+    assert_eq!(texts[0].0, texts[1].0, "rounds.csv differs");
+    assert_eq!(texts[0].1, texts[1].1, "checks.csv differs");
+    assert_eq!(texts[0].0.lines().count(), 4);
+}
