@@ -135,7 +135,8 @@ pub struct Trainer {
 
 /// A run's openings: those rounds draw from, and the check part.
 struct Pools {
-    train: Vec<Opening>,
+    /// `None`: random openings.
+    train: Option<Vec<Opening>>,
     check: Option<Vec<Opening>>,
 }
 
@@ -145,7 +146,7 @@ struct Pools {
 fn split_pool(cfg: &RunConfig, book: Book) -> Result<Pools, TrainError> {
     if !cfg.book_split {
         return Ok(Pools {
-            train: book.openings,
+            train: Some(book.openings),
             check: None,
         });
     }
@@ -169,13 +170,15 @@ fn split_pool(cfg: &RunConfig, book: Book) -> Result<Pools, TrainError> {
         .max_by_key(|n| n.0)
         .unwrap_or((1, "openings"));
     // Only the sizes are checked here: rounds draw from the whole part.
-    book.take(BookPart::Train, need, what)?;
+    if !cfg.random_rounds {
+        book.take(BookPart::Train, need, what)?;
+    }
     if cfg.check_every > 0 && !is_small(cfg.game) {
         let what = "check openings (--check-openings)";
         book.take(BookPart::Check, cfg.check_openings as usize, what)?;
     }
     Ok(Pools {
-        train: book.part(BookPart::Train),
+        train: (!cfg.random_rounds).then(|| book.part(BookPart::Train)),
         check: Some(book.part(BookPart::Check)),
     })
 }
@@ -305,7 +308,7 @@ impl Trainer {
         pools: Option<Pools>,
     ) -> Trainer {
         let (pool, check_pool) = match pools {
-            Some(p) => (Some(p.train), p.check),
+            Some(p) => (p.train, p.check),
             None => (None, None),
         };
         Trainer {

@@ -394,3 +394,74 @@ fn a_search_trained_run_is_checked_by_the_hard_player() {
         "{e}"
     );
 }
+
+#[test]
+fn rounds_draw_from_the_book_or_at_random_as_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs").display().to_string();
+    let run = |name: &str, extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--runs-dir",
+            &runs,
+            "--name",
+            name,
+            "--no-plots",
+            "--rounds",
+            "1",
+            "--openings",
+            "4",
+            "--check-every",
+            "0",
+            "--verdict-openings",
+            "0",
+        ];
+        args.extend_from_slice(extra);
+        let text = succeeds(&args);
+        let toml = std::fs::read_to_string(dir.path().join("runs").join(name).join("run.toml"));
+        (text, toml.unwrap())
+    };
+    // Greedy: random rounds, checks on the shipped book.
+    let (text, toml) = run("g", &[]);
+    assert!(
+        text.contains("random openings of 4 stones, checks on the shipped book's check part"),
+        "{text}"
+    );
+    assert!(
+        toml.contains("random_rounds = true") && toml.contains("book_split = true"),
+        "{toml}"
+    );
+    // Greedy on the book's training part when asked.
+    let (text, toml) = run("gb", &["--round-openings", "book"]);
+    assert!(
+        text.contains("openings from the shipped book's training part"),
+        "{text}"
+    );
+    assert!(!toml.contains("random_rounds"), "{toml}");
+    // The search player trains on the book.
+    let (text, _) = run("s", &["--player", "search:depth=1"]);
+    assert!(
+        text.contains("openings from the shipped book's training part"),
+        "{text}"
+    );
+    // No book at all.
+    let (text, toml) = run("r", &["--random-openings", "--stones", "3"]);
+    assert!(
+        text.contains("seed 1; random openings of 3 stones\n"),
+        "{text}"
+    );
+    assert!(!toml.contains("book_split = true"), "{toml}");
+    let e = fails(&[
+        "train",
+        "--runs-dir",
+        &runs,
+        "-g",
+        "9x9x5",
+        "--round-openings",
+        "book",
+    ]);
+    assert!(
+        e.contains("--round-openings") && e.contains("no shipped book"),
+        "{e}"
+    );
+}

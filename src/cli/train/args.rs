@@ -136,10 +136,18 @@ pub struct RoundArgs {
     /// the verdict play its check part (every 4th opening).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "random_openings"])]
     pub openings_file: Option<PathBuf>,
-    /// Random openings instead of a book (the default on games without a
-    /// shipped book).
+    /// Random openings instead of a book, for the rounds and the checks
+    /// alike (the default on games without a shipped book).
     #[arg(long, conflicts_with = "resume")]
     pub random_openings: bool,
+    /// Where the rounds draw their openings when the run has a book: `book`
+    /// (its training part) or `random` (the checks and the verdict still
+    /// play the book's check part) [default: on the shipped book, random
+    /// for greedy and book for search, as measured in docs/training.md; on
+    /// an --openings-file, book].
+    #[arg(long, value_name = "FROM", value_parser = ["book", "random"],
+          conflicts_with_all = ["resume", "random_openings"])]
+    pub round_openings: Option<String>,
     /// Stones in each random opening (default: 4 on 9x9 and up, 2 on small
     /// boards); with a book, needs --random-openings.
     #[arg(long, conflicts_with = "resume")]
@@ -161,14 +169,25 @@ impl RoundArgs {
         if let Some(p) = &self.openings_file {
             cfg.openings_file = Some(p.display().to_string());
             cfg.book_split = true;
+            // A book given is a book to train on.
+            cfg.random_rounds = false;
         }
         if self.random_openings {
             cfg.openings_file = None;
             cfg.book_split = false;
+            cfg.random_rounds = false;
+        }
+        if let Some(from) = &self.round_openings {
+            anyhow::ensure!(
+                cfg.book_split,
+                "--round-openings: {} has no shipped book; give one with --openings-file",
+                cfg.game
+            );
+            cfg.random_rounds = from == "random";
         }
         anyhow::ensure!(
-            self.stones.is_none() || cfg.openings_file.is_none(),
-            "--stones sets random openings' stones, but this run plays {}: add --random-openings",
+            self.stones.is_none() || cfg.openings_file.is_none() || cfg.random_rounds,
+            "--stones sets random openings' stones, but this run's rounds play {}: add --random-openings or --round-openings random",
             match &cfg.openings_file {
                 Some(p) if p == mnk::train::SHIPPED_BOOK => "the shipped book".to_string(),
                 Some(p) => p.clone(),

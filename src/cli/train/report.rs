@@ -57,7 +57,12 @@ fn sources(c: &RunConfig) -> String {
             } else {
                 f.clone()
             };
-            if split {
+            if split && c.random_rounds {
+                format!(
+                    "; random openings of {} stones, checks on {name}'s check part",
+                    c.opening_stones
+                )
+            } else if split {
                 format!("; openings from {name}'s training part, checks on its check part")
             } else {
                 format!("; openings from {name}")

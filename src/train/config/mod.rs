@@ -101,6 +101,11 @@ pub struct RunConfig {
     /// checks from random openings).
     #[serde(default)]
     pub book_split: bool,
+    /// With a split book, rounds (and confirmations, SPSA steps) still
+    /// draw random openings, and only the checks and the verdict play the
+    /// book's check part. Absent from older run.toml files: false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub random_rounds: bool,
     /// Stones in each random opening.
     pub opening_stones: u32,
     /// Random opening stones lie within this Chebyshev distance of the centre.
@@ -152,18 +157,15 @@ impl RunConfig {
     ///
     /// - Large boards (gomoku): 100 rounds of 4 challengers, 2000 openings
     ///   per pairing (10 pairings × 4000 games = 40,000 games a round, 4M
-    ///   games in all: about 3 minutes on 2 cores), σ = 0.3 under the
-    ///   plateau rule ([`PlateauConfig::default`]: × 0.7 after 10 rounds
-    ///   without an adoption, back when adoptions are frequent), a check
-    ///   against the references every 10 rounds on 500 paired openings
-    ///   (1000 games each). A σ that shrinks by the round number to near 0
-    ///   made the selection a coin toss between near-identical players,
-    ///   and the incumbent drifted (seen as lost Elo after round 60); a
-    ///   constant σ = 0.3 stalled instead (seed 1 adopted nothing after
-    ///   round 37 of 100). The plateau rule shrinks σ only when rounds stop
-    ///   adopting, and grows it back when they adopt often; at half the
-    ///   budget it kept the mean strength (within error) with a third of
-    ///   the spread between seeds (`docs/training.md`).
+    ///   games in all: about 20 seconds on 2 cores), a constant σ = 0.3,
+    ///   a check against the references every 10 rounds on 500 paired
+    ///   openings (1000 games each), on the shipped book's check part
+    ///   where the game has one. A σ that shrinks by the round number to
+    ///   near 0 made the selection a coin toss between near-identical
+    ///   players, and the incumbent drifted (seen as lost Elo after round
+    ///   60). The plateau rule ([`PlateauConfig`], `--patience`) is off: at
+    ///   this budget, over 3 seeds, the default run ended weaker with it
+    ///   (+30.1 Elo against +42.0 on random openings; `docs/training.md`).
     /// - Boards the exact player solves (tic-tac-toe, 4×4): 100 rounds,
     ///   200 openings of 2 stones, a constant σ = 0.5, checked every round
     ///   (every 10 when over 9 cells). On tic-tac-toe from flat weights
@@ -186,6 +188,7 @@ impl RunConfig {
             // The shipped balanced book where the game has one.
             openings_file: crate::arena::Book::shipped(game).map(|_| SHIPPED_BOOK.to_string()),
             book_split: crate::arena::Book::shipped(game).is_some(),
+            random_rounds: false,
             opening_stones: if small { 2 } else { style.stones as u32 },
             opening_radius: style.radius as u32,
             sigma: if small { 0.5 } else { 0.3 },
@@ -201,7 +204,7 @@ impl RunConfig {
             select: Select::Best,
             confirm: None,
             spsa: None,
-            plateau: (!small).then(PlateauConfig::default),
+            plateau: None,
             game,
         }
     }
