@@ -6,7 +6,7 @@
 use super::error_text;
 use anyhow::{Context, Result};
 use mnk::brain::{check_weights, pbrain_weights_file, serve, Settings};
-use mnk::eval::{shipped_weights, Weights};
+use mnk::eval::{shipped_search_weights, Weights};
 use mnk::game::Rules;
 use std::path::{Path, PathBuf};
 
@@ -43,7 +43,7 @@ impl Args {
     fn settings(&self) -> Result<Settings> {
         let weights = match &self.weights {
             Some(path) => load_weights(path)?,
-            None => shipped_weights(Rules::GOMOKU),
+            None => shipped_search_weights(Rules::GOMOKU),
         };
         Ok(Settings {
             weights,

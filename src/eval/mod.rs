@@ -18,6 +18,6 @@ pub use lines::Lines;
 pub use shape::{Shape, SHAPES, WEIGHTED};
 pub use sheet::Sheets;
 pub use weights::{
-    shipped_weights, GroupScale, TxtExport, TxtGroup, TxtImport, Weights, WeightsError, MAX_WEIGHT,
-    TXT_DIGITS,
+    shipped_search_weights, shipped_weights, GroupScale, TxtExport, TxtGroup, TxtImport, Weights,
+    WeightsError, MAX_WEIGHT, TXT_DIGITS,
 };

@@ -917,6 +917,30 @@ fn check_value(path: &str, name: &str, v: f64) -> Result<(), WeightsError> {
     Ok(())
 }
 
+/// The search player's shipped weights for a game: on five in a row
+/// (k = 5) `weights/gomoku-search.toml`, trained for the search player at
+/// depth 4 (its header says how); elsewhere [`shipped_weights`]. Weights
+/// trained for the search lose badly when the greedy player plays them,
+/// so the greedy player keeps the hand-set `weights/gomoku.toml`.
+///
+/// ```
+/// use mnk::eval::{shipped_search_weights, shipped_weights};
+/// use mnk::game::Rules;
+/// assert_ne!(shipped_search_weights(Rules::GOMOKU), shipped_weights(Rules::GOMOKU));
+/// assert_eq!(shipped_search_weights(Rules::TICTACTOE), shipped_weights(Rules::TICTACTOE));
+/// ```
+pub fn shipped_search_weights(rules: Rules) -> Weights {
+    const GOMOKU_SEARCH: &str = include_str!("../../weights/gomoku-search.toml");
+    if rules.k != 5 {
+        return shipped_weights(rules);
+    }
+    match Weights::from_toml(GOMOKU_SEARCH, "shipped search weights") {
+        Ok(w) => w.for_game(rules),
+        // Unreachable: the shipped files are tested; fall back regardless.
+        Err(_) => shipped_weights(rules),
+    }
+}
+
 /// The shipped weights for a game: `weights/gomoku.toml` for k = 5 and
 /// `weights/tictactoe.toml` for k = 3 (re-declared for the board at hand),
 /// else [`Weights::default_for`]. They are compiled into the binary, so

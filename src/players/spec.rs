@@ -136,10 +136,14 @@ impl PlayerSpec {
         }
     }
 
-    /// Loads this spec's weights for a game (the shipped ones by default).
+    /// Loads this spec's weights for a game: by default the shipped ones
+    /// of its player ([`crate::eval::shipped_search_weights`] for search).
     pub fn load_weights(&self, rules: Rules) -> Result<Weights, SpecError> {
         match &self.weights {
-            None => Ok(crate::eval::shipped_weights(rules)),
+            None => Ok(match self.kind {
+                PlayerKind::Search(_) => crate::eval::shipped_search_weights(rules),
+                _ => crate::eval::shipped_weights(rules),
+            }),
             Some(p) => {
                 Weights::load(p, rules, self.any_game).map_err(|source| SpecError::Weights {
                     spec: self.to_string(),

@@ -18,7 +18,7 @@ use super::spsa;
 use super::TrainError;
 use crate::arena::{derive_seed, game_rng, random_openings, stats::PairedTally};
 use crate::arena::{parse_openings, Book, BookPart, Opening, OpeningError};
-use crate::eval::{shipped_weights, Weights};
+use crate::eval::Weights;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -312,7 +312,7 @@ impl Trainer {
             None => (None, None),
         };
         Trainer {
-            shipped: shipped_weights(cfg.game),
+            shipped: player.shipped_weights(cfg.game),
             dir,
             _lock: lock,
             commit: CommitGuard::default(),

@@ -330,13 +330,21 @@ fn training_refuses_a_book_too_small_for_it() {
     let runs = dir.path().join("runs").display().to_string();
     let base = ["train", "--runs-dir", &runs, "--no-plots", "--rounds", "1"];
     // The shipped book's training part holds 30,000 openings.
-    let e = fails(&[&base[..], &["--openings", "50000"]].concat());
+    let e = fails(
+        &[
+            &base[..],
+            &["--openings", "50000", "--round-openings", "book"],
+        ]
+        .concat(),
+    );
     assert!(
         e.contains("openings/gomoku.txt")
             && e.contains("training part holds 30000 openings, but 50000 are needed"),
         "{e}"
     );
-    let e = fails(&[&base[..], &["--stones", "3"]].concat());
+    // Greedy rounds draw random openings by default, so --stones applies;
+    // on the book's rounds it has nothing to set.
+    let e = fails(&[&base[..], &["--stones", "3", "--round-openings", "book"]].concat());
     assert!(e.contains("add --random-openings"), "{e}");
     let e = fails(
         &[

@@ -15,7 +15,7 @@ pub use args::Args;
 use anyhow::{Context, Result};
 use args::worded;
 use mnk::eval::{shipped_weights, Weights};
-use mnk::train::{StartWeights, TrainError, Trainer};
+use mnk::train::{StartWeights, TrainError, TrainedPlayer, Trainer};
 use progress::{stop_on_ctrl_c, Progress};
 use std::path::Path;
 use std::time::Instant;
@@ -89,7 +89,9 @@ fn create(a: &Args) -> Result<Trainer> {
         None => report::free_name(&a.run.runs_dir, &rules.to_string()),
     };
     let start = match &a.run.start {
-        StartWeights::Shipped => shipped_weights(rules),
+        StartWeights::Shipped => TrainedPlayer::parse(&cfg.player)
+            .map(|p| p.shipped_weights(rules))
+            .unwrap_or_else(|_| shipped_weights(rules)),
         StartWeights::Flat => Weights::flat(rules),
         StartWeights::File(p) => {
             Weights::load(p, rules, false).with_context(|| format!("--start {}", p.display()))?
