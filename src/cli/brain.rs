@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 /// Engine options (the flags of `mnk brain` and of `pbrain-mnk`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
-    /// Weights file (TOML) for five in a row [default: the shipped gomoku
-    /// weights; as pbrain-NAME, pbrain-NAME.toml next to the program if it
-    /// exists].
+    /// Weights file (TOML) for five in a row [default: the shipped search
+    /// weights, weights/gomoku-search.toml; as pbrain-NAME,
+    /// pbrain-NAME.toml next to the program if it exists].
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
     /// After each move, send a MESSAGE line with search depth, nodes,

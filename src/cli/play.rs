@@ -45,7 +45,8 @@ pub struct Args {
     /// Who plays white: `human` or a player spec.
     #[arg(long, value_name = "human|SPEC")]
     white: Option<SeatArg>,
-    /// Weights for AI players whose spec names none (default: the shipped weights for the game).
+    /// Weights for AI players whose spec names none (default: the shipped weights of the player:
+    /// weights/gomoku-search.toml for hard on five in a row, weights/gomoku.toml for easy).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
     /// The player that answers `hint` (default: the --ai player).
