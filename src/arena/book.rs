@@ -24,6 +24,7 @@ use super::openings::{load_openings, parse_openings, Opening, OpeningError};
 use crate::game::Rules;
 use std::fmt;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// One opening in this many belongs to the check part.
 pub const CHECK_EVERY: usize = 4;
@@ -51,6 +52,13 @@ const SHIPPED: [(&str, &str, &str); 4] = [
         include_str!("../../openings/7x6x4.txt"),
     ),
 ];
+
+/// The index in [`SHIPPED`] of the game's book.
+fn shipped_index(rules: Rules) -> Option<usize> {
+    SHIPPED
+        .iter()
+        .position(|(_, game, _)| game.parse::<Rules>().is_ok_and(|r| r == rules))
+}
 
 /// Which openings of a book to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,21 +116,33 @@ impl Book {
     /// The shipped balanced book of a game, if mnk ships one (gomoku,
     /// gomoku-exact, 20x20x5 and 7x6x4).
     pub fn shipped(rules: Rules) -> Option<Book> {
-        let (path, _, text) = SHIPPED
-            .iter()
-            .find(|(_, game, _)| game.parse::<Rules>().is_ok_and(|r| r == rules))?;
-        let source = format!("{path} (shipped)");
-        // The shipped books are tested to parse (see the tests below).
-        let openings = parse_openings(text, &source, rules).ok()?;
-        Some(Book { source, openings })
+        // Each book is parsed once per process: 40,000 openings are worth
+        // keeping.
+        static PARSED: [OnceLock<Option<Book>>; SHIPPED.len()] =
+            [const { OnceLock::new() }; SHIPPED.len()];
+        let i = shipped_index(rules)?;
+        PARSED[i]
+            .get_or_init(|| {
+                let (path, game, text) = SHIPPED[i];
+                let source = format!("{path} (shipped)");
+                // The shipped books are tested to parse (see the tests
+                // below); the book is declared for its own game, the one
+                // `rules` equals.
+                let rules: Rules = game.parse().ok()?;
+                let openings = parse_openings(text, &source, rules).ok()?;
+                Some(Book { source, openings })
+            })
+            .clone()
+    }
+
+    /// Whether mnk ships a book for the game (without reading it).
+    pub fn has_shipped(rules: Rules) -> bool {
+        shipped_index(rules).is_some()
     }
 
     /// The text of the game's shipped book, as in its file.
     pub fn shipped_text(rules: Rules) -> Option<&'static str> {
-        SHIPPED
-            .iter()
-            .find(|(_, game, _)| game.parse::<Rules>().is_ok_and(|r| r == rules))
-            .map(|&(_, _, text)| text)
+        shipped_index(rules).map(|i| SHIPPED[i].2)
     }
 
     /// The shipped books: (file in the repository, game).

@@ -186,8 +186,8 @@ impl RunConfig {
             challengers: 4,
             openings: if small { 200 } else { 2000 },
             // The shipped balanced book where the game has one.
-            openings_file: crate::arena::Book::shipped(game).map(|_| SHIPPED_BOOK.to_string()),
-            book_split: crate::arena::Book::shipped(game).is_some(),
+            openings_file: crate::arena::Book::has_shipped(game).then(|| SHIPPED_BOOK.to_string()),
+            book_split: crate::arena::Book::has_shipped(game),
             random_rounds: false,
             opening_stones: if small { 2 } else { style.stones as u32 },
             opening_radius: style.radius as u32,
