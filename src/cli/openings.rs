@@ -297,6 +297,16 @@ fn generate(a: GenerateArgs) -> Result<()> {
     for l in &lines {
         println!("{l}");
     }
+    if g.openings.len() < generator.keep {
+        eprintln!(
+            "warning: only {} distinct candidates could be drawn on {rules} with {}-{} stones: the book holds {} openings, not the {} asked",
+            g.drawn,
+            a.stones.0.start(),
+            a.stones.0.end(),
+            g.openings.len(),
+            generator.keep
+        );
+    }
     println!(
         "wrote {} openings to {} in {:.1} s",
         g.openings.len(),
