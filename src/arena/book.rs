@@ -115,7 +115,7 @@ pub enum BookError {
 impl Book {
     /// The shipped balanced book of a game, if mnk ships one (gomoku,
     /// gomoku-exact, 20x20x5 and 7x6x4).
-    pub fn shipped(rules: Rules) -> Option<Book> {
+    pub fn shipped(rules: Rules) -> Option<&'static Book> {
         // Each book is parsed once per process: 40,000 openings are worth
         // keeping.
         static PARSED: [OnceLock<Option<Book>>; SHIPPED.len()] =
@@ -132,7 +132,7 @@ impl Book {
                 let openings = parse_openings(text, &source, rules).ok()?;
                 Some(Book { source, openings })
             })
-            .clone()
+            .as_ref()
     }
 
     /// Whether mnk ships a book for the game (without reading it).

@@ -3,7 +3,7 @@
 //! files use the Gomocup "offset" format (`0,0, 1,0, 1,1`: `x,y` offsets
 //! from the board centre `(width/2, height/2)`, black first).
 
-use crate::game::{Board, Move, Rules};
+use crate::game::{Board, Color, Move, Rules};
 use crate::players::Rng;
 use rand::Rng as _;
 use std::fmt;
@@ -90,18 +90,11 @@ impl Opening {
         if board.is_over() {
             return Err("the opening already ends the game".into());
         }
-        // A win in one needs k − 1 of the mover's stones (it has half of
-        // them, rounded down): short openings need no scan of the board.
         let mover = board.to_move();
-        if moves.len() / 2 + 1 >= rules.k as usize {
-            if let Some(m) = (0..rules.cells())
-                .map(|i| rules.move_at(i))
-                .find(|&m| board.is_legal(m) && board.wins_at(m, mover))
-            {
-                return Err(format!(
-                    "the opening is already decided: {mover} to move wins at once at {m}"
-                ));
-            }
+        if let Some(m) = winning_cell(&board, mover) {
+            return Err(format!(
+                "the opening is already decided: {mover} to move wins at once at {m}"
+            ));
         }
         Ok(Opening { moves })
     }
@@ -247,20 +240,24 @@ pub fn random_opening(rules: Rules, style: OpeningStyle, rng: &mut Rng) -> Openi
 
 /// Whether either side could complete a win with one stone.
 fn threatened(board: &Board) -> bool {
+    [Color::Black, Color::White]
+        .into_iter()
+        .any(|c| winning_cell(board, c).is_some())
+}
+
+/// A cell where `color` would complete a win with one stone, if any.
+fn winning_cell(board: &Board, color: Color) -> Option<Move> {
     let rules = board.rules();
     // A win with one more stone needs k − 1 stones of that colour already:
     // short openings (the usual case) need no scan of the board.
-    let black = board.cells().iter().filter(|&&c| c == 1).count();
-    let most = black.max(board.ply() - black);
-    if most + 1 < rules.k as usize {
-        return false;
+    let code = if color == Color::Black { 1 } else { 2 };
+    let stones = board.cells().iter().filter(|&&c| c == code).count();
+    if stones + 1 < rules.k as usize {
+        return None;
     }
-    (0..rules.cells()).any(|i| {
-        let m = rules.move_at(i);
-        board.is_legal(m)
-            && (board.wins_at(m, crate::game::Color::Black)
-                || board.wins_at(m, crate::game::Color::White))
-    })
+    (0..rules.cells())
+        .map(|i| rules.move_at(i))
+        .find(|&m| board.is_legal(m) && board.wins_at(m, color))
 }
 
 /// `n` random openings from one seeded stream, all distinct where possible.

@@ -219,13 +219,13 @@ fn generate(a: GenerateArgs) -> Result<()> {
         a.keep,
         a.candidates
     );
+    let cells = t.game.cells();
     anyhow::ensure!(
-        *a.stones.0.end() < a.game_cells(),
-        "--stones {}-{}: a {} board has only {} cells",
+        *a.stones.0.end() < cells,
+        "--stones {}-{}: a {} board has only {cells} cells",
         a.stones.0.start(),
         a.stones.0.end(),
         t.game,
-        a.game_cells()
     );
     let generator = Generator {
         assessor: t.assessor(t.seed)?,
@@ -249,10 +249,7 @@ fn generate(a: GenerateArgs) -> Result<()> {
     let candidates = total(&g.candidates);
     let rules = t.game;
     let lines = [
-        format!("candidates: {}", {
-            let (v, s) = (g.drawn, &candidates);
-            format!("{v} drawn; {s}")
-        }),
+        format!("candidates: {} drawn; {candidates}", g.drawn),
         format!(
             "kept (as chosen, seed {}): {}",
             t.seed,
@@ -314,12 +311,6 @@ fn generate(a: GenerateArgs) -> Result<()> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-impl GenerateArgs {
-    fn game_cells(&self) -> usize {
-        self.trials.game.cells()
-    }
 }
 
 fn stats(a: StatsArgs) -> Result<()> {

@@ -136,14 +136,20 @@ impl PlayerSpec {
         }
     }
 
+    /// The weights this player ships with: the search player's own
+    /// ([`crate::eval::shipped_search_weights`]), else the game's.
+    pub fn shipped_weights(&self, rules: Rules) -> Weights {
+        match self.kind {
+            PlayerKind::Search(_) => crate::eval::shipped_search_weights(rules),
+            _ => crate::eval::shipped_weights(rules),
+        }
+    }
+
     /// Loads this spec's weights for a game: by default the shipped ones
-    /// of its player ([`crate::eval::shipped_search_weights`] for search).
+    /// of its player ([`PlayerSpec::shipped_weights`]).
     pub fn load_weights(&self, rules: Rules) -> Result<Weights, SpecError> {
         match &self.weights {
-            None => Ok(match self.kind {
-                PlayerKind::Search(_) => crate::eval::shipped_search_weights(rules),
-                _ => crate::eval::shipped_weights(rules),
-            }),
+            None => Ok(self.shipped_weights(rules)),
             Some(p) => {
                 Weights::load(p, rules, self.any_game).map_err(|source| SpecError::Weights {
                     spec: self.to_string(),

@@ -57,15 +57,9 @@ impl TrainedPlayer {
         }
     }
 
-    /// The weights this player ships with: the search player's own on
-    /// five in a row ([`crate::eval::shipped_search_weights`]), else the
-    /// shipped weights of the game.
+    /// The weights this player ships with ([`PlayerSpec::shipped_weights`]).
     pub fn shipped_weights(&self, rules: Rules) -> Weights {
-        if self.is_search() {
-            crate::eval::shipped_search_weights(rules)
-        } else {
-            crate::eval::shipped_weights(rules)
-        }
+        self.spec.shipped_weights(rules)
     }
 
     /// Whether the player searches (not greedy).

@@ -17,7 +17,7 @@ use super::setting::{ensure, Field, Problem};
 use super::spsa;
 use super::TrainError;
 use crate::arena::{derive_seed, game_rng, random_openings, stats::PairedTally};
-use crate::arena::{parse_openings, Book, BookPart, Opening, OpeningError};
+use crate::arena::{parse_openings, Book, BookError, BookPart, Opening, OpeningError};
 use crate::eval::Weights;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -143,10 +143,10 @@ struct Pools {
 /// Splits a run's book as `cfg.book_split` says, and refuses a book too
 /// small for the run: a part with fewer openings than a round, a
 /// confirmation, an SPSA step or a check plays would be silently cut short.
-fn split_pool(cfg: &RunConfig, book: Book) -> Result<Pools, TrainError> {
+fn split_pool(cfg: &RunConfig, book: &Book) -> Result<Pools, TrainError> {
     if !cfg.book_split {
         return Ok(Pools {
-            train: Some(book.openings),
+            train: Some(book.openings.clone()),
             check: None,
         });
     }
@@ -274,7 +274,7 @@ impl Trainer {
                     source: p.clone(),
                     openings: parse_openings(&text, p, cfg.game)?,
                 };
-                pools = Some(split_pool(&cfg, book)?);
+                pools = Some(split_pool(&cfg, &book)?);
                 Some(bytes)
             }
             None => None,
@@ -371,7 +371,7 @@ impl Trainer {
         let start = dir.read_start(&cfg)?;
         let pools = if cfg.openings_file.is_some() {
             let book = Book::load(&dir.openings_txt(), cfg.game)?;
-            Some(split_pool(&cfg, book)?)
+            Some(split_pool(&cfg, &book)?)
         } else {
             None
         };
@@ -798,19 +798,18 @@ impl Trainer {
     pub fn verdict(&self, openings: usize) -> Result<Verdict, TrainError> {
         let ops = match &self.check_pool {
             Some(check) => {
-                let book = Book {
-                    source: format!(
-                        "{} (the run's copy of {})",
-                        self.dir.openings_txt().display(),
-                        self.cfg.openings_file.as_deref().unwrap_or("the book")
-                    ),
-                    openings: check.clone(),
-                };
-                book.take(
-                    BookPart::All,
-                    openings.max(1),
-                    "the verdict's openings (--verdict-openings)",
-                )?
+                let n = openings.max(1);
+                if check.len() < n {
+                    return Err(BookError::TooFew {
+                        source_name: self.dir.openings_txt().display().to_string(),
+                        part: BookPart::Check,
+                        have: check.len(),
+                        need: n,
+                        what: "the verdict's openings (--verdict-openings)".into(),
+                    }
+                    .into());
+                }
+                check[..n].to_vec()
             }
             None => {
                 let mut rng = game_rng(self.cfg.seed, &[stream::VERDICT]);
