@@ -7,6 +7,11 @@
 //! dozen per match, not one per game) and reset between games
 //! ([`Player::new_game`]).
 //!
+//! In a job of several processes (MPI ranks, [`super::ranks`]) each
+//! process plays its share of the games and the results are summed over
+//! the processes, giving every process the report one process would have
+//! made alone.
+//!
 //! [`run_match_observed`] also hands each game to a callback the moment it
 //! ends (in whatever order the threads finish them); [`MatchReport::from_games`]
 //! puts such games back in match order, which is how `mnk match` keeps the
@@ -14,6 +19,7 @@
 
 use super::game::{play_game, GameError};
 use super::openings::Opening;
+use super::ranks::Share;
 use super::stats::{GameResult, PairedTally, Tally};
 use crate::game::{Board, Color, Move, Outcome, Rules};
 use crate::players::{Player, Rng};
@@ -212,25 +218,31 @@ fn play_match(
     keep: Kept,
 ) -> Result<MatchReport, GameError> {
     let start = Instant::now();
-    type PairResult = Result<(GameResult, GameResult, u64, Vec<PlayedGame>), GameError>;
-    let per_opening: Vec<PairResult> = openings
-        .par_iter()
-        .enumerate()
+    let share = Share::start();
+    let played: Vec<Result<(usize, Pair), GameError>> = share
+        .mine(openings.len())
+        .into_par_iter()
         .map_init(
             || (make_a(), make_b(), Board::new(rules)),
-            |(a, b, board), (i, op)| {
+            |(a, b, board), i| {
                 let idx = (first_opening + i) as u64;
-                let mut kept = Vec::new();
-                let mut plies = 0;
-                let mut play = |a_black: bool, board: &mut Board| -> Result<Outcome, GameError> {
+                let mut pair = Pair {
+                    results: [GameResult::Draw; 2],
+                    plies: [0; 2],
+                    games: Vec::new(),
+                };
+                for (g, a_black) in [true, false].into_iter().enumerate() {
                     let mut rng = game_rng(seed, &[idx, u64::from(!a_black)]);
                     let (black, white) = if a_black {
                         (&mut *a, &mut *b)
                     } else {
                         (&mut *b, &mut *a)
                     };
+                    let op = &openings[i];
                     let o = play_game(rules, op, black.as_mut(), white.as_mut(), board, &mut rng)?;
-                    plies += board.ply() as u64;
+                    let side = if a_black { Color::Black } else { Color::White };
+                    pair.results[g] = result_for(o, side);
+                    pair.plies[g] = board.ply() as u64;
                     let game = || PlayedGame {
                         opening: first_opening + i,
                         a_black,
@@ -239,31 +251,132 @@ fn play_match(
                     };
                     match keep {
                         Kept::None => {}
-                        Kept::All => kept.push(game()),
+                        Kept::All => pair.games.push(game()),
                         Kept::Observed(on_game) => on_game(&game()),
                     }
-                    Ok(o)
-                };
-                let o1 = play(true, board)?;
-                let o2 = play(false, board)?;
-                Ok((
-                    result_for(o1, Color::Black),
-                    result_for(o2, Color::White),
-                    plies,
-                    kept,
-                ))
+                }
+                Ok((i, pair))
             },
         )
         .collect();
+    let mut mine = Vec::with_capacity(played.len());
+    for p in played {
+        mine.push(p.map_err(|e| share.fail(e))?);
+    }
+    let pairs = if share.is_split() {
+        let moves = matches!(keep, Kept::All);
+        gather_pairs(&share, openings.len(), first_opening, mine, moves)
+    } else {
+        mine.into_iter().map(|(_, p)| p).collect()
+    };
     let mut report = MatchReport::default();
-    for r in per_opening {
-        let (r1, r2, plies, kept) = r?;
-        report.tally.add_pair(r1, r2);
-        report.plies += plies;
-        report.games.extend(kept);
+    for p in pairs {
+        report.tally.add_pair(p.results[0], p.results[1]);
+        report.plies += p.plies[0] + p.plies[1];
+        report.games.extend(p.games);
     }
     report.elapsed = start.elapsed();
     Ok(report)
+}
+
+/// One opening's two games: A's results with black and with white, their
+/// lengths in plies (openings included), and the games when kept.
+#[derive(Debug)]
+struct Pair {
+    results: [GameResult; 2],
+    plies: [u64; 2],
+    games: Vec<PlayedGame>,
+}
+
+/// A game result as a number that is never 0 (0 is a slot no rank filled).
+fn result_code(r: GameResult) -> u64 {
+    match r {
+        GameResult::Win => 1,
+        GameResult::Draw => 2,
+        GameResult::Loss => 3,
+    }
+}
+
+fn result_of_code(code: u64) -> GameResult {
+    match code {
+        1 => GameResult::Win,
+        2 => GameResult::Draw,
+        3 => GameResult::Loss,
+        // Every rank plays the same list and fills every slot of its share.
+        _ => unreachable!("no rank played this game of a shared match (slot {code})"),
+    }
+}
+
+/// Every opening's pair from the pairs each rank played (`mine`, by index):
+/// the results and lengths in one all-reduce of three slots an opening,
+/// then, if `moves`, every game's moves in a second, each game at an offset
+/// the lengths give.
+fn gather_pairs(
+    share: &Share,
+    n: usize,
+    first_opening: usize,
+    mine: Vec<(usize, Pair)>,
+    moves: bool,
+) -> Vec<Pair> {
+    let mut slots = vec![0u64; 3 * n];
+    for (i, p) in &mine {
+        slots[3 * i] = result_code(p.results[0]);
+        slots[3 * i + 1] = result_code(p.results[1]);
+        slots[3 * i + 2] = p.plies[0] << 32 | p.plies[1];
+    }
+    share.gather(&mut slots);
+    let mut pairs: Vec<Pair> = slots
+        .chunks_exact(3)
+        .map(|s| Pair {
+            results: [result_of_code(s[0]), result_of_code(s[1])],
+            plies: [s[2] >> 32, s[2] & 0xFFFF_FFFF],
+            games: Vec::new(),
+        })
+        .collect();
+    if !moves {
+        return pairs;
+    }
+    let mut offsets = Vec::with_capacity(2 * n + 1);
+    offsets.push(0usize);
+    for p in &pairs {
+        for len in p.plies {
+            offsets.push(offsets[offsets.len() - 1] + len as usize);
+        }
+    }
+    let mut cells = vec![0u64; offsets[2 * n]];
+    for (i, p) in &mine {
+        for (g, game) in p.games.iter().enumerate() {
+            let at = offsets[2 * i + g];
+            for (k, m) in game.moves.iter().enumerate() {
+                cells[at + k] = u64::from(m.x) << 8 | u64::from(m.y);
+            }
+        }
+    }
+    share.sum(&mut cells);
+    for (i, p) in pairs.iter_mut().enumerate() {
+        for (g, a_black) in [true, false].into_iter().enumerate() {
+            let a = if a_black { Color::Black } else { Color::White };
+            let outcome = match p.results[g] {
+                GameResult::Win => Outcome::Win(a),
+                GameResult::Loss => Outcome::Win(a.opponent()),
+                GameResult::Draw => Outcome::Draw,
+            };
+            let moves = cells[offsets[2 * i + g]..offsets[2 * i + g + 1]]
+                .iter()
+                .map(|&c| Move {
+                    x: (c >> 8) as u8,
+                    y: c as u8,
+                })
+                .collect();
+            p.games.push(PlayedGame {
+                opening: first_opening + i,
+                a_black,
+                moves,
+                outcome,
+            });
+        }
+    }
+    pairs
 }
 
 /// Results of a round robin: one paired tally per pairing, from the first
@@ -303,17 +416,21 @@ pub fn round_robin(
     seed: u64,
 ) -> Result<RoundRobinReport, GameError> {
     let start = Instant::now();
+    let share = Share::start();
     let tasks: Vec<(usize, usize)> = (0..pairs.len())
         .flat_map(|p| (0..openings.len()).map(move |o| (p, o)))
         .collect();
-    let results: Vec<Result<(usize, GameResult, GameResult, u64), GameError>> = tasks
-        .par_iter()
+    type TaskResult = Result<(usize, [GameResult; 2], u64), GameError>;
+    let results: Vec<TaskResult> = share
+        .mine(tasks.len())
+        .into_par_iter()
         .map_init(
             || {
                 let players: Vec<Option<Box<dyn Player>>> = (0..n_players).map(|_| None).collect();
                 (players, Board::new(rules))
             },
-            |(players, board), &(p, o)| {
+            |(players, board), t| {
+                let (p, o) = tasks[t];
                 let (i, j) = pairs[p];
                 for k in [i, j] {
                     if players[k].is_none() {
@@ -328,22 +445,38 @@ pub fn round_robin(
                 let mut rng = game_rng(seed, &[parts[0], parts[1], parts[2], 1]);
                 let o2 = play_game(rules, &openings[o], pj, pi, board, &mut rng)?;
                 plies += board.ply() as u64;
-                Ok((
-                    p,
-                    result_for(o1, Color::Black),
-                    result_for(o2, Color::White),
-                    plies,
-                ))
+                let r = [result_for(o1, Color::Black), result_for(o2, Color::White)];
+                Ok((t, r, plies))
             },
         )
         .collect();
+    let mut mine = Vec::with_capacity(results.len());
+    for r in results {
+        mine.push(r.map_err(|e| share.fail(e))?);
+    }
+    if share.is_split() {
+        // Two slots a task: both results in one, the plies in the other.
+        let mut slots = vec![0u64; 2 * tasks.len()];
+        for &(t, r, plies) in &mine {
+            slots[2 * t] = result_code(r[0]) << 2 | result_code(r[1]);
+            slots[2 * t + 1] = plies;
+        }
+        share.gather(&mut slots);
+        mine = slots
+            .chunks_exact(2)
+            .enumerate()
+            .map(|(t, s)| {
+                let r = [result_of_code(s[0] >> 2), result_of_code(s[0] & 3)];
+                (t, r, s[1])
+            })
+            .collect();
+    }
     let mut report = RoundRobinReport {
         pairs: pairs.iter().map(|&p| (p, PairedTally::default())).collect(),
         ..Default::default()
     };
-    for r in results {
-        let (p, r1, r2, plies) = r?;
-        report.pairs[p].1.add_pair(r1, r2);
+    for (t, [r1, r2], plies) in mine {
+        report.pairs[tasks[t].0].1.add_pair(r1, r2);
         report.plies += plies;
         report.games += 2;
     }

@@ -7,6 +7,7 @@ pub mod brains;
 mod game;
 mod matches;
 pub mod openings;
+pub mod ranks;
 pub mod sprt_match;
 pub mod stats;
 

@@ -49,6 +49,7 @@ mod round;
 mod rundir;
 mod seeds;
 mod setting;
+mod snapshot;
 mod spsa;
 mod trainer;
 
@@ -66,6 +67,7 @@ pub use rundir::{
     RunDir, RunLock,
 };
 pub use setting::{Field, Problem};
+pub use snapshot::Snapshot;
 pub use trainer::{CommitGuard, NoObserver, Observer, RoundEvent, Trainer, Verdict};
 
 use std::path::PathBuf;
@@ -186,6 +188,9 @@ pub enum TrainError {
     /// A game could not be played.
     #[error("a game could not be played: {0}")]
     Game(#[from] crate::arena::GameError),
+    /// Rank 0's snapshot of the run did not arrive whole on another rank.
+    #[error("cannot follow rank 0's run: {0}")]
+    Replica(String),
     /// An exact check could not be made.
     #[error("check: {0}")]
     Check(String),

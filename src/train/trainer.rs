@@ -14,8 +14,10 @@ use super::round::play_round;
 use super::rundir::{self, RunDir, RunLock};
 use super::seeds::stream;
 use super::setting::{ensure, Field, Problem};
+use super::snapshot::Snapshot;
 use super::spsa;
 use super::TrainError;
+use crate::arena::ranks::{self, Timing};
 use crate::arena::{derive_seed, game_rng, random_openings, stats::PairedTally};
 use crate::arena::{parse_openings, Book, BookError, BookPart, Opening, OpeningError};
 use crate::eval::Weights;
@@ -57,6 +59,9 @@ pub struct RoundEvent<'a> {
     pub check_seconds: f64,
     /// What the plateau rule decided after this round (σ of the next).
     pub sigma_change: Option<SigmaChange>,
+    /// In a job of several processes, the waiting and communication of
+    /// the round's and the check's shared matches (zero for one process).
+    pub sharing: Timing,
 }
 
 /// The closing match: trained weights against the start weights.
@@ -114,7 +119,8 @@ impl CommitGuard {
 #[derive(Debug)]
 pub struct Trainer {
     dir: RunDir,
-    _lock: RunLock,
+    /// The folder's lock; `None` for a replica, which writes nothing.
+    lock: Option<RunLock>,
     commit: CommitGuard,
     notes: Vec<String>,
     cfg: RunConfig,
@@ -183,7 +189,16 @@ fn split_pool(cfg: &RunConfig, book: &Book) -> Result<Pools, TrainError> {
     })
 }
 
-const PROGRESS_HEADER: &str = "round,round_seconds,games,games_per_second,check_seconds\n";
+const PROGRESS_HEADER: &str =
+    "round,round_seconds,games,games_per_second,check_seconds,idle_seconds,comm_seconds\n";
+
+/// Rows written before `progress.csv` had the columns of shared matches,
+/// padded with empty fields.
+fn pad_progress_row(line: &str) -> String {
+    let have = line.split(',').count();
+    let want = PROGRESS_HEADER.trim_end().split(',').count();
+    format!("{line}{}", ",".repeat(want.saturating_sub(have)))
+}
 
 /// The title line of the weights file of round `r`.
 fn round_title(cfg: &RunConfig, r: u32) -> String {
@@ -294,14 +309,14 @@ impl Trainer {
             }
             dir.write(&dir.run_toml(), cfg.to_toml()?.as_bytes())
         })?;
-        let mut t = Trainer::assemble(dir, lock, cfg, (player, checker), start, pools);
+        let mut t = Trainer::assemble(dir, Some(lock), cfg, (player, checker), start, pools);
         t.notes.extend(note);
         Ok(t)
     }
 
     fn assemble(
         dir: RunDir,
-        lock: RunLock,
+        lock: Option<RunLock>,
         cfg: RunConfig,
         (player, checker): (TrainedPlayer, TrainedPlayer),
         start: Weights,
@@ -314,7 +329,7 @@ impl Trainer {
         Trainer {
             shipped: player.shipped_weights(cfg.game),
             dir,
-            _lock: lock,
+            lock,
             commit: CommitGuard::default(),
             notes: Vec::new(),
             cfg,
@@ -459,7 +474,7 @@ impl Trainer {
             for line in text.lines().skip(1) {
                 let r = line.split(',').next().and_then(|r| r.parse::<u32>().ok());
                 if matches!((r, done), (Some(r), Some(d)) if r <= d) {
-                    progress.push_str(line);
+                    progress.push_str(&pad_progress_row(line));
                     progress.push('\n');
                 }
             }
@@ -482,7 +497,7 @@ impl Trainer {
             &dir.progress_csv(),
             nonempty(PROGRESS_HEADER.to_string(), progress).as_deref(),
         )?;
-        let mut t = Trainer::assemble(dir, lock, cfg, (player, checker), start, pools);
+        let mut t = Trainer::assemble(dir, Some(lock), cfg, (player, checker), start, pools);
         *t.commit.hold() = done;
         t.rounds = rounds;
         t.checks = checks;
@@ -544,8 +559,10 @@ impl Trainer {
         }
         new.validate()?;
         if new != self.cfg {
-            self.dir
-                .write(&self.dir.run_toml(), new.to_toml()?.as_bytes())?;
+            if self.writes() {
+                self.dir
+                    .write(&self.dir.run_toml(), new.to_toml()?.as_bytes())?;
+            }
             self.cfg = new;
         }
         Ok(())
@@ -651,6 +668,7 @@ impl Trainer {
     /// Plays, checks and writes the next round.
     fn step(&mut self, obs: &mut dyn Observer) -> Result<(), TrainError> {
         let r = self.next_round();
+        ranks::take_timing();
         let mut schedule = self.sigma_schedule();
         let t0 = Instant::now();
         let result = if r == 0 {
@@ -691,37 +709,17 @@ impl Trainer {
         let check_seconds = t1.elapsed().as_secs_f64();
         let games_per_second = result.total_games() as f64 / round_seconds.max(1e-9);
 
-        // Weights, then checks and progress, then rounds.csv (the commit),
-        // all under the commit guard: a Ctrl-C handler waits for the round
-        // to be written whole.
-        let mut committed = self.commit.hold();
-        let toml = result.weights.to_toml(&round_title(&self.cfg, r));
-        self.dir
-            .write(&self.dir.round_weights(r), toml.as_bytes())?;
-        self.dir.write(&self.dir.best_weights(), toml.as_bytes())?;
-        if let Some(c) = &check {
-            self.dir.append(
-                &self.dir.checks_csv(),
-                &rundir::checks_header_line(is_small(self.cfg.game)),
-                &rundir::check_lines(c),
-            )?;
+        let sharing = ranks::take_timing();
+        if self.writes() {
+            self.commit_round(&result, check.as_ref(), &{
+                let idle = sharing.idle.as_secs_f64();
+                let comm = sharing.comm.as_secs_f64();
+                format!(
+                    "{r},{round_seconds:.3},{},{games_per_second:.0},{check_seconds:.3},{idle:.3},{comm:.3}\n",
+                    result.total_games()
+                )
+            })?;
         }
-        self.dir.append(
-            &self.dir.progress_csv(),
-            PROGRESS_HEADER,
-            &format!(
-                "{r},{round_seconds:.3},{},{games_per_second:.0},{check_seconds:.3}\n",
-                result.total_games()
-            ),
-        )?;
-        self.dir.append(
-            &self.dir.rounds_csv(),
-            &rundir::rounds_header_line(&self.cfg),
-            &rundir::round_line(&self.cfg, &result),
-        )?;
-        *committed = Some(r);
-        drop(committed);
-
         self.rounds.push(result);
         if let Some(c) = check {
             self.checks.push(c);
@@ -734,9 +732,114 @@ impl Trainer {
             round_seconds,
             check_seconds,
             sigma_change,
+            sharing,
         };
         obs.round(&event);
         Ok(())
+    }
+
+    /// Writes a round's files: its weights, then the check and progress
+    /// rows, then its `rounds.csv` row (the commit), all under the commit
+    /// guard, so a Ctrl-C handler waits for the round to be written whole.
+    fn commit_round(
+        &self,
+        result: &RoundResult,
+        check: Option<&CheckRow>,
+        progress_row: &str,
+    ) -> Result<(), TrainError> {
+        let r = result.round;
+        let mut committed = self.commit.hold();
+        let toml = result.weights.to_toml(&round_title(&self.cfg, r));
+        self.dir
+            .write(&self.dir.round_weights(r), toml.as_bytes())?;
+        self.dir.write(&self.dir.best_weights(), toml.as_bytes())?;
+        if let Some(c) = check {
+            self.dir.append(
+                &self.dir.checks_csv(),
+                &rundir::checks_header_line(is_small(self.cfg.game)),
+                &rundir::check_lines(c),
+            )?;
+        }
+        self.dir
+            .append(&self.dir.progress_csv(), PROGRESS_HEADER, progress_row)?;
+        self.dir.append(
+            &self.dir.rounds_csv(),
+            &rundir::rounds_header_line(&self.cfg),
+            &rundir::round_line(&self.cfg, result),
+        )?;
+        *committed = Some(r);
+        Ok(())
+    }
+
+    /// Whether this trainer writes its run folder: every trainer but a
+    /// [`Trainer::replica`].
+    pub fn writes(&self) -> bool {
+        self.lock.is_some()
+    }
+
+    /// What the other ranks of a job need to follow this run from where
+    /// it stands (see [`Snapshot`]): the texts of `run.toml`, the start
+    /// weights, the run's book and `rounds.csv`, as a resume would read
+    /// them.
+    pub fn snapshot(&self) -> Result<Snapshot, TrainError> {
+        let openings = match &self.cfg.openings_file {
+            None => None,
+            Some(_) => {
+                let p = self.dir.openings_txt();
+                let bytes =
+                    std::fs::read(&p).map_err(|source| TrainError::Read { path: p, source })?;
+                let text =
+                    crate::util::text_from_bytes(bytes).map_err(|source| TrainError::Read {
+                        path: self.dir.openings_txt(),
+                        source,
+                    })?;
+                Some(text)
+            }
+        };
+        let mut rounds_csv = String::new();
+        if !self.rounds.is_empty() {
+            rounds_csv = rundir::rounds_header_line(&self.cfg);
+            for r in &self.rounds {
+                rounds_csv.push_str(&rundir::round_line(&self.cfg, r));
+            }
+        }
+        Ok(Snapshot {
+            path: self.dir.path().display().to_string(),
+            run_toml: self.cfg.to_toml()?,
+            start_toml: self
+                .start
+                .to_toml(&format!("start weights of run {}", self.cfg.name)),
+            openings,
+            rounds_csv,
+        })
+    }
+
+    /// A run that follows rank 0's (from its [`Trainer::snapshot`]) on
+    /// another rank of a job: it plays its share of every round's games and
+    /// makes the same choices, but reads and writes no file. Parsed with
+    /// the code a resume uses, it holds the same configuration, weights
+    /// and rounds bit for bit.
+    pub fn replica(s: &Snapshot) -> Result<Trainer, TrainError> {
+        let from = |file: &str| format!("{}/{file} (sent by rank 0)", s.path);
+        let cfg = RunConfig::from_toml(&s.run_toml, &from("run.toml"))?;
+        cfg.validate()?;
+        let player = cfg.trained_player()?;
+        let checker = cfg.checking_player()?;
+        let start = Weights::from_toml(&s.start_toml, &from("weights/start.toml"))?;
+        let pools = match &s.openings {
+            Some(text) => {
+                let source = from("openings.txt");
+                let openings = parse_openings(text, &source, cfg.game)?;
+                Some(split_pool(&cfg, &Book { source, openings })?)
+            }
+            None => None,
+        };
+        let dir = RunDir::new(&s.path);
+        let rounds = rundir::parse_rounds(&s.rounds_csv, &dir.rounds_csv(), &cfg)?;
+        let mut t = Trainer::assemble(dir, None, cfg, (player, checker), start, pools);
+        *t.commit.hold() = rounds.last().map(|r| r.round);
+        t.rounds = rounds;
+        Ok(t)
     }
 
     /// Checks `weights` as after round `round` (see [`Check`]).

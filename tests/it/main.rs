@@ -21,6 +21,7 @@ mod perft;
 mod plateau;
 mod play;
 mod players;
+mod ranks;
 mod records;
 mod replay;
 mod search_generations;
