@@ -16,6 +16,7 @@
 pub mod arena;
 pub mod bench;
 pub mod brain;
+pub mod cluster;
 pub mod eval;
 pub mod game;
 pub mod openings;

@@ -7,6 +7,7 @@ mod bench;
 mod brain;
 mod brains;
 mod eval;
+mod job;
 mod matches;
 mod openings;
 mod play;
@@ -70,6 +71,27 @@ pub enum Command {
     Bench(bench::Args),
 }
 
+impl Command {
+    /// The subcommand's name, as typed.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Train(_) => "train",
+            Command::Plot(_) => "plot",
+            Command::Play(_) => "play",
+            Command::Replay(_) => "replay",
+            Command::Records(_) => "records",
+            Command::Brain(_) => "brain",
+            Command::Solve(_) => "solve",
+            Command::Eval(_) => "eval",
+            Command::Match(_) => "match",
+            Command::Brains(_) => "brains",
+            Command::Openings(_) => "openings",
+            Command::Weights(_) => "weights",
+            Command::Bench(_) => "bench",
+        }
+    }
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> std::process::ExitCode {
     restore_sigpipe();
@@ -83,6 +105,12 @@ pub fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(2);
         }
     }
+    let name = cli.command.name();
+    let shares = matches!(cli.command, Command::Train(_) | Command::Match(_));
+    let job = match job::join(name, shares) {
+        Ok(job) => job,
+        Err(code) => return code,
+    };
     let result = match cli.command {
         Command::Train(a) => train::run(a),
         Command::Plot(a) => plot::run(a),
@@ -98,13 +126,18 @@ pub fn main() -> std::process::ExitCode {
         Command::Weights(c) => weights::run(c),
         Command::Bench(a) => bench::run(a),
     };
-    exit_code(result)
+    let code = exit_code(result);
+    // Leaves the job (finalising MPI) after every rank's last collective.
+    drop(job);
+    code
 }
 
 /// The exit code of a finished command (0, or 1 after printing the error).
 fn exit_code(result: Result<()>) -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
+        // Another rank said why already.
+        Err(e) if e.downcast_ref::<job::Quiet>().is_some() => std::process::ExitCode::FAILURE,
         Err(e) => {
             eprintln!("error: {}", error_text(&e));
             std::process::ExitCode::FAILURE

@@ -12,19 +12,31 @@ mod report;
 
 pub use args::Args;
 
+use super::job;
 use anyhow::{Context, Result};
 use args::worded;
+use mnk::arena::ranks::Ranks;
 use mnk::eval::{shipped_weights, Weights};
-use mnk::train::{StartWeights, TrainError, TrainedPlayer, Trainer};
+use mnk::train::{Observer, Snapshot, StartWeights, TrainError, TrainedPlayer, Trainer};
 use progress::{stop_on_ctrl_c, Progress};
 use std::path::Path;
 use std::time::Instant;
 
 /// Runs `mnk train`.
 pub fn run(a: Args) -> Result<()> {
-    let mut trainer = match &a.run.resume {
-        Some(dir) => resume(&a, dir)?,
-        None => create(&a)?,
+    let trainer = match job::shared() {
+        None => open(&a)?,
+        Some(ranks) => join(&a, ranks.as_ref())?,
+    };
+    train(&a, trainer)
+}
+
+/// Opens the run: a new one or a resumed one, with its notes printed and
+/// the verdict's size checked against the book.
+fn open(a: &Args) -> Result<Trainer> {
+    let trainer = match &a.run.resume {
+        Some(dir) => resume(a, dir)?,
+        None => create(a)?,
     };
     for note in trainer.notes() {
         eprintln!("note: {note}");
@@ -37,26 +49,82 @@ pub fn run(a: Args) -> Result<()> {
             a.run.verdict_openings
         );
     }
+    Ok(trainer)
+}
+
+/// In a job of several processes, rank 0 alone opens the run folder (and
+/// reads the start weights and the book); it sends the other ranks what
+/// they need to follow the run ([`Snapshot`]), so the folder may sit on
+/// storage only rank 0 sees. An empty message says rank 0 could not open
+/// the run, and says why itself.
+fn join(a: &Args, ranks: &dyn Ranks) -> Result<Trainer> {
+    let opened = (ranks.rank() == 0).then(|| open(a));
+    let mut bytes = match &opened {
+        Some(Ok(t)) => t.snapshot()?.to_bytes(),
+        _ => Vec::new(),
+    };
+    ranks.broadcast(&mut bytes);
+    let trainer = match opened {
+        Some(t) => t,
+        None if bytes.is_empty() => Err(job::Quiet.into()),
+        None => Snapshot::from_bytes(&bytes)
+            .and_then(|s| Trainer::replica(&s))
+            .map_err(anyhow::Error::new),
+    };
+    let trainer = job::agree(trainer)?;
+    let line = job::describe();
+    if ranks.rank() == 0 {
+        println!("{line}");
+    }
+    Ok(trainer)
+}
+
+/// Trains, reports, draws the plots and plays the verdict. In a job, every
+/// rank plays its share of each round and of the verdict, and rank 0
+/// alone prints and writes.
+fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
+    let lead = job::leads();
     let started = Instant::now();
     let commit = trainer.commit_guard();
-    let mut progress = Progress::new(&trainer, !a.run.no_plots, commit.clone());
-    stop_on_ctrl_c(&trainer, progress.bar.clone())?;
-    let result = trainer.run(&mut progress);
-    progress.finish();
-    result?;
-    let secs = started.elapsed().as_secs_f64();
-    report::print_summary(&trainer, progress.games, progress.round_seconds, secs);
-    // The run is complete and saved: plots that cannot be drawn (a full
-    // disk) do not cost the verdict, but they make the exit status 1.
-    let plot_error = if a.run.no_plots {
-        None
-    } else {
-        let _writing = commit.hold();
-        plots(&trainer).err()
+    let mut progress = match lead {
+        true => Some(Progress::new(&trainer, !a.run.no_plots, commit.clone())),
+        false => None,
+    };
+    let mut trained = || -> Result<()> {
+        if let Some(p) = &progress {
+            stop_on_ctrl_c(&trainer, p.bar.clone())?;
+        }
+        let result = match progress.as_mut() {
+            Some(p) => trainer.run(p),
+            None => trainer.run(&mut FaultInjection::from_env()),
+        };
+        if let Some(p) = &progress {
+            p.finish();
+        }
+        Ok(result?)
+    };
+    job::fail_together(trained())?;
+    let plot_error = match &progress {
+        Some(p) => {
+            let secs = started.elapsed().as_secs_f64();
+            report::print_summary(&trainer, p.games, p.round_seconds, secs);
+            // The run is complete and saved: plots that cannot be drawn (a
+            // full disk) do not cost the verdict, but they make the exit
+            // status 1.
+            if a.run.no_plots {
+                None
+            } else {
+                let _writing = commit.hold();
+                plots(&trainer).err()
+            }
+        }
+        None => None,
     };
     if a.run.verdict_openings > 0 {
-        let v = trainer.verdict(a.run.verdict_openings)?;
-        println!("verdict: {}", v.summary());
+        let v = job::fail_together(trainer.verdict(a.run.verdict_openings).map_err(Into::into))?;
+        if lead {
+            println!("verdict: {}", v.summary());
+        }
     }
     match plot_error {
         None => Ok(()),
@@ -64,6 +132,36 @@ pub fn run(a: Args) -> Result<()> {
             "the plots could not be drawn (the training is complete; draw them later with: mnk plot {})",
             trainer.dir().path().display()
         ))),
+    }
+}
+
+/// The observer of the ranks other than 0, which print nothing. For the
+/// tests of a job's failures, `MNK_TEST_PANIC=RANK:ROUND` makes rank RANK
+/// panic when round ROUND is done.
+struct FaultInjection {
+    panic_after: Option<u32>,
+}
+
+impl FaultInjection {
+    fn from_env() -> FaultInjection {
+        let at = std::env::var("MNK_TEST_PANIC").ok().and_then(|v| {
+            let (rank, round) = v.split_once(':')?;
+            let rank: usize = rank.parse().ok()?;
+            (rank == mnk::arena::ranks::rank()).then(|| round.parse().ok())?
+        });
+        FaultInjection { panic_after: at }
+    }
+}
+
+impl Observer for FaultInjection {
+    fn round(&mut self, e: &mnk::train::RoundEvent<'_>) {
+        if self.panic_after == Some(e.result.round) {
+            panic!(
+                "MNK_TEST_PANIC: rank {} panics after round {}",
+                mnk::arena::ranks::rank(),
+                e.result.round
+            );
+        }
     }
 }
 

@@ -1,0 +1,184 @@
+//! Running as one process of an MPI job: joining the job before a command
+//! runs, and the ranks' agreement on whether each could start.
+//!
+//! `mpirun -np N mnk train …` and `mpirun -np N mnk match …` share every
+//! match's games among the N processes (the library's
+//! `mnk::arena::ranks`); rank 0 alone reads and writes files and prints.
+//! Every other command, and every command of an mnk built without the
+//! `mpi` feature, refuses to run as one of several processes instead of N
+//! copies racing on the same files.
+
+use anyhow::Result;
+use mnk::arena::ranks::{self, Ranks};
+use mnk::cluster::Launch;
+use std::fmt;
+use std::process::ExitCode;
+use std::rc::Rc;
+
+/// An error already reported by another rank: exits with status 1 without
+/// printing it again.
+#[derive(Debug)]
+pub(crate) struct Quiet;
+
+impl fmt::Display for Quiet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("reported by another rank")
+    }
+}
+
+impl std::error::Error for Quiet {}
+
+/// The job this process belongs to, held for the whole command: dropping
+/// it leaves the job (and finalises MPI).
+pub(crate) struct Job {
+    #[cfg(feature = "mpi")]
+    _world: Option<Rc<mnk::cluster::World>>,
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        ranks::leave();
+    }
+}
+
+/// Joins the job a launcher started this process in, if any, for the
+/// command `name` (`shares`: whether it shares its games among ranks).
+/// Refusals print their message (rank 0's only, where all ranks would
+/// print the same) and give the exit status.
+pub(crate) fn join(name: &str, shares: bool) -> Result<Job, ExitCode> {
+    let Some(launch) = Launch::from_env().filter(|l| l.size > 1) else {
+        return Ok(Job {
+            #[cfg(feature = "mpi")]
+            _world: None,
+        });
+    };
+    let refuse = |message: String| {
+        if launch.rank == 0 {
+            eprintln!("error: {message}");
+        }
+        Err(ExitCode::from(2))
+    };
+    if !cfg!(feature = "mpi") {
+        return refuse(format!(
+            "this mnk was built without MPI, but it runs as {launch}: each process would play every game and they would write the same files; build it with `cargo build --release --features mpi` (docs/mpi.md), or run one process"
+        ));
+    }
+    if !shares {
+        return refuse(format!(
+            "`mnk {name}` runs as one process; only `mnk train` and `mnk match` share their games among MPI ranks (this is {launch})"
+        ));
+    }
+    #[cfg(feature = "mpi")]
+    {
+        let world = match mnk::cluster::World::init(&launch) {
+            Ok(w) => Rc::new(w),
+            Err(e) => {
+                eprintln!("error: rank {}: {e}", launch.rank);
+                return Err(ExitCode::from(2));
+            }
+        };
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        if let Err(e) = mnk::cluster::agree_on_arguments(world.as_ref(), &args) {
+            if e != mnk::cluster::Disagreement::Quiet {
+                eprintln!("error: {e}");
+            }
+            return Err(ExitCode::from(2));
+        }
+        ranks::join(world.clone());
+        Ok(Job {
+            _world: Some(world),
+        })
+    }
+    #[cfg(not(feature = "mpi"))]
+    unreachable!("refused above without the mpi feature")
+}
+
+/// The ranks this command shares its games among, if it runs in a job of
+/// several processes.
+pub(crate) fn shared() -> Option<Rc<dyn Ranks>> {
+    ranks::current().filter(|r| r.size() > 1)
+}
+
+/// Whether this process prints and writes files: rank 0 of a job, or a
+/// process alone.
+pub(crate) fn leads() -> bool {
+    ranks::rank() == 0
+}
+
+/// Every rank's outcome of a step that may fail on some ranks only (a
+/// weights file missing on one machine): if any failed, every rank
+/// returns an error, and only the failures say why: rank 0's plainly,
+/// another rank's with its number (when rank 0 did not fail the same
+/// way). Collective in a job; the outcome itself when alone.
+pub(crate) fn agree<T>(outcome: Result<T>) -> Result<T> {
+    let Some(r) = shared() else { return outcome };
+    let (rank, size) = (r.rank(), r.size());
+    let mut failed = vec![0u64; size];
+    failed[rank] = u64::from(outcome.is_err());
+    r.sum(&mut failed);
+    let others: Vec<usize> = (0..size).filter(|&i| failed[i] != 0).collect();
+    match outcome {
+        Ok(_) if others.is_empty() => outcome,
+        Ok(_) if rank == 0 => {
+            let list: Vec<String> = others.iter().map(usize::to_string).collect();
+            Err(match others.len() {
+                1 => anyhow::anyhow!("rank {} could not start (see its message)", list[0]),
+                _ => anyhow::anyhow!(
+                    "ranks {} could not start (see their messages)",
+                    list.join(", ")
+                ),
+            })
+        }
+        Ok(_) => Err(Quiet.into()),
+        Err(e) if rank == 0 => Err(e),
+        Err(_) if failed[0] != 0 => Err(Quiet.into()),
+        Err(e) => Err(e.context(format!("rank {rank}"))),
+    }
+}
+
+/// One line on the job for rank 0 to print: its ranks and each one's
+/// threads. Every rank whose threads use fewer of its machine's cores
+/// than its share warns (mpirun binds each rank to one core by default,
+/// and rayon then starts one thread). Collective in a job; empty alone.
+pub(crate) fn describe() -> String {
+    let Some(r) = shared() else {
+        return String::new();
+    };
+    let threads = rayon::current_num_threads();
+    let mut all = vec![0u64; r.size()];
+    all[r.rank()] = threads as u64;
+    r.sum(&mut all);
+    let launch = Launch::from_env();
+    let per_rank = mnk::cluster::cores_online().map(|cores| {
+        let local = launch
+            .as_ref()
+            .and_then(|l| l.local_size)
+            .unwrap_or(1)
+            .max(1);
+        (cores / local).max(1)
+    });
+    let allowed = std::thread::available_parallelism().map_or(1, usize::from);
+    if let Some(share) = per_rank.filter(|&share| allowed < share) {
+        eprintln!(
+            "warning: rank {} may run on {allowed} core{} where its share of its machine's cores is {share}: the launcher bound it to fewer (mpirun binds each rank to one core by default); add `--bind-to none` to mpirun, or `--map-by slot:PE={share}`",
+            r.rank(),
+            if allowed == 1 { "" } else { "s" },
+        );
+    }
+    let list: Vec<String> = all.iter().map(u64::to_string).collect();
+    format!(
+        "job: {} MPI ranks, rayon threads per rank: {}",
+        r.size(),
+        list.join(", ")
+    )
+}
+
+/// Ends the whole job when a rank fails after the ranks set out together:
+/// the others would wait for it in their next collective call. Alone, the
+/// error is returned.
+pub(crate) fn fail_together<T>(outcome: Result<T>) -> Result<T> {
+    match (outcome, shared()) {
+        (Err(e), Some(r)) if e.downcast_ref::<Quiet>().is_none() => r.abort(&super::error_text(&e)),
+        (outcome, _) => outcome,
+    }
+}
