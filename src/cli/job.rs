@@ -54,7 +54,7 @@ pub(crate) fn join(name: &str, shares: bool) -> Result<Job, ExitCode> {
     };
     let refuse = |message: String| {
         if launch.rank == 0 {
-            eprintln!("error: {message}");
+            say(&format!("error: {message}"));
         }
         Err(ExitCode::from(2))
     };
@@ -73,14 +73,14 @@ pub(crate) fn join(name: &str, shares: bool) -> Result<Job, ExitCode> {
         let world = match mnk::cluster::World::init(&launch) {
             Ok(w) => Rc::new(w),
             Err(e) => {
-                eprintln!("error: rank {}: {e}", launch.rank);
+                say(&format!("error: rank {}: {e}", launch.rank));
                 return Err(ExitCode::from(2));
             }
         };
         let args: Vec<String> = std::env::args().skip(1).collect();
         if let Err(e) = mnk::cluster::agree_on_arguments(world.as_ref(), &args) {
             if e != mnk::cluster::Disagreement::Quiet {
-                eprintln!("error: {e}");
+                say(&format!("error: {e}"));
             }
             return Err(ExitCode::from(2));
         }
@@ -97,6 +97,13 @@ pub(crate) fn join(name: &str, shares: bool) -> Result<Job, ExitCode> {
 /// several processes.
 pub(crate) fn shared() -> Option<Rc<dyn Ranks>> {
     ranks::current().filter(|r| r.size() > 1)
+}
+
+/// Prints a line on stderr in one write, so that the launcher does not
+/// interleave it with other ranks' lines.
+fn say(line: &str) {
+    let text = format!("{line}\n");
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
 }
 
 /// Whether this process prints and writes files: rank 0 of a job, or a
@@ -159,11 +166,11 @@ pub(crate) fn describe() -> String {
     });
     let allowed = std::thread::available_parallelism().map_or(1, usize::from);
     if let Some(share) = per_rank.filter(|&share| allowed < share) {
-        eprintln!(
+        say(&format!(
             "warning: rank {} may run on {allowed} core{} where its share of its machine's cores is {share}: the launcher bound it to fewer (mpirun binds each rank to one core by default); add `--bind-to none` to mpirun, or `--map-by slot:PE={share}`",
             r.rank(),
             if allowed == 1 { "" } else { "s" },
-        );
+        ));
     }
     let list: Vec<String> = all.iter().map(u64::to_string).collect();
     format!(

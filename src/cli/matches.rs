@@ -1,6 +1,7 @@
 //! `mnk match A B`: two players over paired openings. Ctrl-C saves the
 //! games played so far to the records files and gives the result so far.
 
+use super::job;
 use anyhow::{Context, Result};
 use mnk::arena::sprt_match::{run_sprt_match, SprtOutcome};
 use mnk::arena::stats::{SprtParams, SprtStatus};
@@ -51,32 +52,46 @@ pub struct Args {
 /// records files.
 pub fn run(a: Args) -> Result<()> {
     let rules = a.game;
-    // Build once up front so bad specs and weight files fail before any game.
-    let pa = a.player_a.build(rules)?;
-    let pb = a.player_b.build(rules)?;
-    // Each worker thread plays with its own pair: refuse tables that do not
-    // all fit now rather than fail in a worker.
-    PlayerSpec::ensure_memory(
-        &[&a.player_a, &a.player_b],
-        rayon::current_num_threads(),
-        "worker threads",
-    )?;
-    // Likewise refuse a corrupt records file before playing for hours.
+    // In a job of several processes, every rank plays its share of the
+    // games and rank 0 alone prints and writes the records.
+    let (lead, shared) = (job::leads(), job::shared().is_some());
     let record_files: Vec<&PathBuf> = a.records.iter().chain(a.sgf.iter()).collect();
-    for path in &record_files {
-        if path.exists() {
-            mnk::records::read_records(path, rules)?;
+    // Every rank reads the players' weights and the openings: a rank that
+    // cannot stops the job before any game, naming itself.
+    let ready = job::agree((|| {
+        // Build once up front so bad specs and weight files fail before any game.
+        let pa = a.player_a.build(rules)?;
+        let pb = a.player_b.build(rules)?;
+        // Each worker thread plays with its own pair: refuse tables that
+        // do not all fit now rather than fail in a worker.
+        PlayerSpec::ensure_memory(
+            &[&a.player_a, &a.player_b],
+            rayon::current_num_threads(),
+            "worker threads",
+        )?;
+        // Likewise refuse a corrupt records file before playing for hours.
+        for path in record_files.iter().filter(|_| lead) {
+            if path.exists() {
+                mnk::records::read_records(path, rules)?;
+            }
+        }
+        Ok((pa, pb, a.source.openings(rules, a.seed)?))
+    })())?;
+    let (pa, pb, (openings, from)) = ready;
+    let job_line = job::describe();
+    if lead {
+        println!(
+            "{} vs {} on {}: {} openings x 2 colours ({from}), seed {}",
+            pa.name(),
+            pb.name(),
+            rules,
+            openings.len(),
+            a.seed
+        );
+        if shared {
+            println!("{job_line}");
         }
     }
-    let (openings, from) = a.source.openings(rules, a.seed)?;
-    println!(
-        "{} vs {} on {}: {} openings x 2 colours ({from}), seed {}",
-        pa.name(),
-        pb.name(),
-        rules,
-        openings.len(),
-        a.seed
-    );
     let (sa, sb) = (a.player_a.clone(), a.player_b.clone());
     let make_a = move || -> Box<dyn Player> { sa.build(rules).expect("built once already") };
     let make_b = move || -> Box<dyn Player> { sb.build(rules).expect("built once already") };
@@ -95,34 +110,11 @@ pub fn run(a: Args) -> Result<()> {
         record_files: record_files.iter().map(|p| p.to_path_buf()).collect(),
         total_games: 2 * openings.len(),
     });
-    let (on_ctrl_c, setup2) = (Arc::clone(&sink), Arc::clone(&setup));
-    ctrlc::set_handler(move || {
-        let mut finished = lock(&on_ctrl_c);
-        // A match whose games are saved already just stops.
-        if !finished.saved {
-            let report = MatchReport::from_games(std::mem::take(&mut finished.games));
-            // A line of its own, after the ^C a terminal shows.
-            println!(
-                "\nInterrupted after {} of {} games.",
-                report.games.len(),
-                setup2.total_games
-            );
-            let code = match save_games(&setup2, &report) {
-                Ok(()) => 130,
-                Err(e) => {
-                    eprintln!("error: {}", super::error_text(&e));
-                    1
-                }
-            };
-            print_result(&setup2, &report);
-            let _ = std::io::stdout().flush();
-            // Exits with the games still locked: no thread adds to them or
-            // saves them again.
-            std::process::exit(code);
-        }
-        std::process::exit(130);
-    })
-    .context("cannot handle Ctrl-C")?;
+    // A rank sees only its own games as they end: in a job, the games
+    // are saved once the match is over, and Ctrl-C just stops.
+    if !shared {
+        save_on_ctrl_c(Arc::clone(&sink), Arc::clone(&setup))?;
+    }
     let on_game = |g: &PlayedGame| {
         let mut finished = lock(&sink);
         let g = if finished.keep_moves {
@@ -136,8 +128,13 @@ pub fn run(a: Args) -> Result<()> {
         finished.games.push(g);
     };
     let play = |chunk: &[Opening], first: usize| {
-        arena::run_match_observed(rules, chunk, first, &make_a, &make_b, a.seed, &on_game)
-            .context("a game could not be played")
+        let (a_, b_) = (&make_a, &make_b);
+        if shared {
+            arena::run_match(rules, chunk, first, a_, b_, a.seed, keep_games)
+        } else {
+            arena::run_match_observed(rules, chunk, first, a_, b_, a.seed, &on_game)
+        }
+        .context("a game could not be played")
     };
     let report = match &a.sprt {
         None => play(&openings, 0)?,
@@ -149,22 +146,33 @@ pub fn run(a: Args) -> Result<()> {
                 llr,
                 status,
             } = run_sprt_match(&openings, a.batch, sprt, &play, |report, llr| {
-                eprintln!(
-                    "  {:>6} games  LLR {llr:+.2} [{lower:+.2}, {upper:+.2}]  {}",
-                    report.games_played(),
-                    report.tally.pairs
-                );
+                if lead {
+                    eprintln!(
+                        "  {:>6} games  LLR {llr:+.2} [{lower:+.2}, {upper:+.2}]  {}",
+                        report.games_played(),
+                        report.tally.pairs
+                    );
+                }
             })?;
-            print_sprt(sprt, status, llr, openings.len(), report.games_played());
+            if lead {
+                print_sprt(sprt, status, llr, openings.len(), report.games_played());
+            }
             report
         }
     };
+    if !lead {
+        return Ok(());
+    }
     {
         // Saved with the games locked, so that a Ctrl-C now cannot save
         // them a second time.
         let mut finished = lock(&sink);
         finished.saved = true;
-        let games = MatchReport::from_games(std::mem::take(&mut finished.games));
+        let games = if shared {
+            MatchReport::from_games(report.games.iter().cloned())
+        } else {
+            MatchReport::from_games(std::mem::take(&mut finished.games))
+        };
         save_games(&setup, &games)?;
     }
     print_result(&setup, &report);
@@ -178,6 +186,38 @@ pub fn run(a: Args) -> Result<()> {
         report.plies as f64 / t.games.games().max(1) as f64
     );
     Ok(())
+}
+
+/// Ctrl-C: save the games that have ended to the records files, give the
+/// result so far, and exit with 130.
+fn save_on_ctrl_c(sink: Arc<Mutex<Finished>>, setup: Arc<Setup>) -> Result<()> {
+    ctrlc::set_handler(move || {
+        let mut finished = lock(&sink);
+        // A match whose games are saved already just stops.
+        if !finished.saved {
+            let report = MatchReport::from_games(std::mem::take(&mut finished.games));
+            // A line of its own, after the ^C a terminal shows.
+            println!(
+                "\nInterrupted after {} of {} games.",
+                report.games.len(),
+                setup.total_games
+            );
+            let code = match save_games(&setup, &report) {
+                Ok(()) => 130,
+                Err(e) => {
+                    eprintln!("error: {}", super::error_text(&e));
+                    1
+                }
+            };
+            print_result(&setup, &report);
+            let _ = std::io::stdout().flush();
+            // Exits with the games still locked: no thread adds to them or
+            // saves them again.
+            std::process::exit(code);
+        }
+        std::process::exit(130);
+    })
+    .context("cannot handle Ctrl-C")
 }
 
 /// Where a match's openings come from: the flags shared by `mnk match`

@@ -139,7 +139,9 @@ fn exit_code(result: Result<()>) -> std::process::ExitCode {
         // Another rank said why already.
         Err(e) if e.downcast_ref::<job::Quiet>().is_some() => std::process::ExitCode::FAILURE,
         Err(e) => {
-            eprintln!("error: {}", error_text(&e));
+            // One write: under mpirun, ranks' lines must not interleave.
+            let line = format!("error: {}\n", error_text(&e));
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
             std::process::ExitCode::FAILURE
         }
     }

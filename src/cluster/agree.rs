@@ -64,7 +64,16 @@ pub fn agree_on_arguments(ranks: &dyn Ranks, args: &[String]) -> Result<(), Disa
     if differing.is_empty() {
         return Ok(());
     }
-    let quoted = |v: Option<&String>| v.map_or("missing".to_string(), |s| format!("`{s}`"));
+    // A flag's value is shown with its flag: `--seed 2`, not `2`.
+    let shown = |args: &[String], i: usize| match args.get(i) {
+        None => "missing".to_string(),
+        Some(v) => match args.get(i.wrapping_sub(1)) {
+            Some(flag) if i > 1 && flag.starts_with('-') && !v.starts_with('-') => {
+                format!("`{flag} {v}`")
+            }
+            _ => format!("`{v}`"),
+        },
+    };
     Err(match first_difference {
         Some(i) => Disagreement::Here {
             rank,
@@ -73,8 +82,8 @@ pub fn agree_on_arguments(ranks: &dyn Ranks, args: &[String]) -> Result<(), Disa
             } else {
                 format!("argument {i}")
             },
-            here: quoted(mine.get(i)),
-            there: quoted(theirs.get(i)),
+            here: shown(&mine, i),
+            there: shown(&theirs, i),
         },
         None if rank == 0 => Disagreement::Others { ranks: differing },
         None => Disagreement::Quiet,

@@ -65,7 +65,8 @@ impl World {
         let report = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             report(info);
-            eprintln!("mnk: rank {rank} panicked: ending the whole job");
+            let text = format!("mnk: rank {rank} panicked: ending the whole job\n");
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
             // SAFETY: MPI_Abort may be called from any thread of an
             // initialised process; it does not return.
             unsafe {
@@ -106,8 +107,13 @@ impl Ranks for World {
     }
 
     fn abort(&self, message: &str) -> ! {
-        eprintln!("error: rank {}: {message}", self.rank);
-        eprintln!("mnk: rank {} ends the whole job", self.rank);
+        // One write, so that the launcher does not interleave it with
+        // other ranks' output.
+        let text = format!(
+            "error: rank {r}: {message}\nmnk: rank {r} ends the whole job\n",
+            r = self.rank
+        );
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
         self.world.abort(1)
     }
 }

@@ -473,3 +473,66 @@ fn rounds_draw_from_the_book_or_at_random_as_measured() {
         "{e}"
     );
 }
+
+/// An mnk built without MPI, started as one of several processes (by
+/// `mpirun` or `srun`), refuses instead of N copies racing on one run
+/// folder; only rank 0 says so.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn an_mnk_without_mpi_refuses_to_run_as_one_of_several_processes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = tmp.path().join("runs");
+    let args = ["train", "--runs-dir", runs.to_str().unwrap()];
+    for (size, rank) in [
+        ("OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"),
+        ("PMI_SIZE", "PMI_RANK"),
+        ("SLURM_STEP_NUM_TASKS", "SLURM_PROCID"),
+    ] {
+        for r in ["0", "1"] {
+            let out = crate::common::mnk()
+                .args(args)
+                .env(size, "2")
+                .env(rank, r)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if r == "0" {
+                assert!(
+                    stderr.contains(&format!("error: this mnk was built without MPI, but it runs as rank 0 of 2 processes ({size}=2)")),
+                    "{stderr}"
+                );
+                assert!(stderr.contains("--features mpi"), "{stderr}");
+            } else {
+                assert_eq!(stderr, "", "rank 1 is silent");
+            }
+            assert!(!runs.exists());
+        }
+    }
+    // A job of one process is just a process.
+    let out = crate::common::mnk()
+        .args(["eval", "-g", "tictactoe"])
+        .env("OMPI_COMM_WORLD_SIZE", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // And under a real mpirun, where there is one.
+    let Ok(out) = std::process::Command::new("mpirun")
+        .args(["--oversubscribe", "-np", "2", env!("CARGO_BIN_EXE_mnk")])
+        .args(args)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+    else {
+        eprintln!("no mpirun here: checked with the launchers' variables only");
+        return;
+    };
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.matches("this mnk was built without MPI").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(!runs.exists());
+}

@@ -16,6 +16,8 @@ mod game_props;
 mod lines;
 mod matches;
 mod memory;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod parser_props;
 mod perft;
 mod plateau;
