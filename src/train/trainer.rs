@@ -715,7 +715,7 @@ impl Trainer {
                 let idle = sharing.idle.as_secs_f64();
                 let comm = sharing.comm.as_secs_f64();
                 format!(
-                    "{r},{round_seconds:.3},{},{games_per_second:.0},{check_seconds:.3},{idle:.3},{comm:.3}\n",
+                    "{r},{round_seconds:.3},{},{games_per_second:.0},{check_seconds:.3},{idle:.6},{comm:.6}\n",
                     result.total_games()
                 )
             })?;

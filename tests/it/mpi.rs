@@ -96,6 +96,8 @@ fn deterministic_lines(out: &Output, runs: &Path) -> Vec<String> {
         .lines()
         .chain(text(&out.stderr).lines())
         .filter(|l| !l.starts_with("job: ") && !l.contains("games/s") && !l.contains(" in all"))
+        // A job's log lines end with the ranks' waiting and sums.
+        .map(|l| l.split(" | idle ").next().unwrap_or(l))
         .map(|l| l.replace(&runs.display().to_string(), "RUNS"))
         .collect()
 }

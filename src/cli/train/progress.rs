@@ -155,8 +155,18 @@ impl Observer for Progress {
         } else {
             self.bar.set_position(u64::from(r.round) + 1);
         }
+        // In a job of several processes: how long the ranks waited for
+        // the slowest, and the sums' own cost.
+        let sharing = match e.sharing.batches {
+            0 => String::new(),
+            _ => format!(
+                " | idle {:.0} ms, comm {:.1} ms",
+                e.sharing.idle.as_secs_f64() * 1e3,
+                e.sharing.comm.as_secs_f64() * 1e3
+            ),
+        };
         self.bar.set_message(format!(
-            "| {:.0} games/s | champion {champion} | {}",
+            "| {:.0} games/s{sharing} | champion {champion} | {}",
             e.games_per_second, self.check
         ));
         // Adoptions are rare and the plateau rule's decisions rarer: each
@@ -171,7 +181,7 @@ impl Observer for Progress {
         if let Some(c) = e.check {
             if !self.terminal {
                 eprintln!(
-                    "round {}: {} | check: {}",
+                    "round {}: {} | check: {}{sharing}",
                     r.round,
                     r.describe(),
                     c.summary()
