@@ -10,8 +10,9 @@
 //! - 1: an error, reported on stderr as one `error: …` line;
 //! - 2: the command line is wrong (clap's usage message), or the `--threads`
 //!   pool cannot be set up;
-//! - 130 (128 + SIGINT): Ctrl-C stopped `play`, `match` or `train` after
-//!   saving what was played (1 if `match` could not save it).
+//! - 130 (128 + SIGINT): Ctrl-C (or SIGTERM or SIGHUP, as `mpirun` sends
+//!   when another rank of the job died) stopped `play`, `match` or `train`
+//!   after saving what was played (1 if `match` could not save it).
 
 mod cli;
 

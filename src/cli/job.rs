@@ -155,21 +155,10 @@ pub(crate) fn describe() -> String {
     let mut all = vec![0u64; r.size()];
     all[r.rank()] = threads as u64;
     r.sum(&mut all);
-    let launch = Launch::from_env();
-    let per_rank = mnk::cluster::cores_online().map(|cores| {
-        let local = launch
-            .as_ref()
-            .and_then(|l| l.local_size)
-            .unwrap_or(1)
-            .max(1);
-        (cores / local).max(1)
-    });
-    let allowed = std::thread::available_parallelism().map_or(1, usize::from);
-    if let Some(share) = per_rank.filter(|&share| allowed < share) {
+    if let Some(share) = bound_below_share() {
         say(&format!(
-            "warning: rank {} may run on {allowed} core{} where its share of its machine's cores is {share}: the launcher bound it to fewer (mpirun binds each rank to one core by default); add `--bind-to none` to mpirun, or `--map-by slot:PE={share}`",
-            r.rank(),
-            if allowed == 1 { "" } else { "s" },
+            "warning: rank {} is bound to 1 core where its share of its machine's cores is {share}: mpirun binds each rank to one core by default, and rayon then runs one thread; add `--bind-to none` to mpirun (one rank a machine), or `--map-by slot:PE={share}`",
+            r.rank()
         ));
     }
     let list: Vec<String> = all.iter().map(u64::to_string).collect();
@@ -178,6 +167,20 @@ pub(crate) fn describe() -> String {
         r.size(),
         list.join(", ")
     )
+}
+
+/// This rank's share of its machine's cores, if Open MPI's `mpirun` bound
+/// it to a single core below that share (its default). Under Slurm the
+/// binding is the allocation's, and a container's CPU quota is no binding,
+/// so only Open MPI's launch outside Slurm is judged.
+fn bound_below_share() -> Option<usize> {
+    let launch = Launch::from_env()?;
+    if launch.variable != "OMPI_COMM_WORLD_SIZE" || std::env::var_os("SLURM_JOB_ID").is_some() {
+        return None;
+    }
+    let local = launch.local_size.unwrap_or(1).max(1);
+    let share = mnk::cluster::cores_online()? / local;
+    (mnk::cluster::cores_allowed()? == 1 && share > 1).then_some(share)
 }
 
 /// Ends the whole job when a rank fails after the ranks set out together:

@@ -20,7 +20,10 @@ pub struct Launch {
 
 /// The launchers' (size, rank) variables: Open MPI's `mpirun`; MPICH's
 /// and Intel MPI's Hydra (and `srun --mpi=pmi2`); a Slurm job step
-/// (`srun`).
+/// (`srun`, where `--mpi=pmix` sets no other). The order matters: under
+/// `mpirun` inside a Slurm allocation every rank inherits Slurm variables
+/// that do not describe it (`SLURM_PROCID=0` on every rank of the batch
+/// node), so Open MPI's own come first.
 const VARIABLES: [(&str, &str); 3] = [
     ("OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"),
     ("PMI_SIZE", "PMI_RANK"),
@@ -71,18 +74,33 @@ impl fmt::Display for Launch {
     }
 }
 
-/// The cores of this machine that are online, whatever this process is
-/// bound to (`std::thread::available_parallelism` counts only the cores
-/// a process may run on), read from `/sys` on Linux.
-pub fn cores_online() -> Option<usize> {
-    let text = std::fs::read_to_string("/sys/devices/system/cpu/online").ok()?;
+/// The cores this process may run on (its CPU affinity, which `mpirun`'s
+/// binding and Slurm's task binding set; a container's CPU quota is not
+/// counted), read from `/proc/self/status` on Linux.
+pub fn cores_allowed() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let list = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))?;
+    count_cpu_list(list)
+}
+
+/// The number of CPUs in a Linux CPU list such as `0-3,8,10-11`.
+fn count_cpu_list(list: &str) -> Option<usize> {
     let mut n = 0;
-    for range in text.trim().split(',') {
+    for range in list.trim().split(',') {
         let (lo, hi) = range.split_once('-').unwrap_or((range, range));
         let (lo, hi): (usize, usize) = (lo.parse().ok()?, hi.parse().ok()?);
         n += hi.checked_sub(lo)? + 1;
     }
     Some(n)
+}
+
+/// The cores of this machine that are online, whatever this process is
+/// bound to (`std::thread::available_parallelism` counts only the cores
+/// a process may run on), read from `/sys` on Linux.
+pub fn cores_online() -> Option<usize> {
+    count_cpu_list(&std::fs::read_to_string("/sys/devices/system/cpu/online").ok()?)
 }
 
 #[cfg(test)]
@@ -129,9 +147,13 @@ mod tests {
     }
 
     #[test]
-    fn this_machine_has_cores() {
-        if let Some(n) = cores_online() {
-            assert!(n >= 1);
+    fn cpu_lists_are_counted() {
+        assert_eq!(count_cpu_list("0-3,8,10-11\n"), Some(7));
+        assert_eq!(count_cpu_list("5"), Some(1));
+        assert_eq!(count_cpu_list("3-1"), None);
+        assert_eq!(count_cpu_list("x"), None);
+        if let (Some(online), Some(allowed)) = (cores_online(), cores_allowed()) {
+            assert!(1 <= allowed && allowed <= online);
         }
     }
 }

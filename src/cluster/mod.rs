@@ -13,6 +13,6 @@ mod launch;
 mod world;
 
 pub use agree::{agree_on_arguments, Disagreement};
-pub use launch::{cores_online, Launch};
+pub use launch::{cores_allowed, cores_online, Launch};
 #[cfg(feature = "mpi")]
 pub use world::{World, WorldError};

@@ -261,6 +261,13 @@ fn a_killed_rank_ends_the_job_and_the_run_resumes_on_another_rank_count() {
         "the job took {:?} to end",
         killed.elapsed()
     );
+    // mpirun stops rank 0 with SIGTERM, which it takes as Ctrl-C: it
+    // finishes writing the round in hand and says how to go on.
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("; continue with: mnk train --resume"),
+        "{stderr}"
+    );
     let done = read(&rounds).lines().count();
     assert!(
         done < 32,
@@ -437,4 +444,46 @@ fn other_commands_refuse_to_run_as_several_processes() {
     );
     // Said once, not once a rank.
     assert_eq!(stderr.matches("runs as one process").count(), 1, "{stderr}");
+}
+
+/// Open MPI binds each rank to one core by default, and rayon then runs
+/// one thread: a rank whose share of its machine is larger says so. Here
+/// each rank is told it is alone on the machine (as with one rank a
+/// machine), where the machine has cores to spare.
+#[test]
+fn a_rank_bound_below_its_share_of_the_cores_is_warned_about() {
+    if mnk::cluster::cores_online().unwrap_or(1) < 2 {
+        eprintln!("one core here: no binding to warn about");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    for bind in ["core", "none"] {
+        let runs = tmp.path().join(bind);
+        let script = format!(
+            "OMPI_COMM_WORLD_LOCAL_SIZE=1 exec {MNK} train --rounds=1 --no-plots --verdict-openings=0 --runs-dir={}",
+            runs.display()
+        );
+        let mut c = Command::new("mpirun");
+        c.args([
+            "--oversubscribe",
+            "--bind-to",
+            bind,
+            "-np",
+            "2",
+            "sh",
+            "-c",
+            &script,
+        ])
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env_remove("SLURM_JOB_ID")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+        let out = finish(spawn(c), Duration::from_secs(60));
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stderr = text(&out.stderr);
+        let warned =
+            stderr.contains("is bound to 1 core where its share of its machine's cores is");
+        assert_eq!(warned, bind == "core", "--bind-to {bind}: {stderr}");
+    }
 }
