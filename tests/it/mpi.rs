@@ -6,9 +6,8 @@
 //!
 //! Needs Open MPI's `mpirun` (`openmpi-bin`); `.ci/run` installs it.
 
-use crate::common::read;
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use crate::common::{read, run_files};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -45,6 +44,28 @@ fn finish(mut child: Child, limit: Duration) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// `mpirun` with one app context per entry: (ranks, working directory,
+/// arguments), as for ranks on machines that differ.
+fn mpmd(apps: &[(usize, Option<&Path>, &[String])]) -> Command {
+    let mut c = Command::new("mpirun");
+    c.arg("--oversubscribe");
+    for (i, (np, wdir, args)) in apps.iter().enumerate() {
+        if i > 0 {
+            c.arg(":");
+        }
+        c.args(["-np", &np.to_string()]);
+        if let Some(d) = wdir {
+            c.arg("-wdir").arg(d);
+        }
+        c.arg(MNK).args(*args);
+    }
+    c.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
+}
+
 fn spawn(mut c: Command) -> Child {
     c.spawn()
         .expect("mpirun runs (install openmpi-bin: apt-get install openmpi-bin libopenmpi-dev)")
@@ -68,25 +89,6 @@ fn shared(np: usize, args: &[String]) -> Output {
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// Every file of a run folder by its path, but the lock (a process id)
-/// and `progress.csv` (timings).
-fn folder(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            let rel = p.strip_prefix(base).unwrap().display().to_string();
-            if p.is_dir() {
-                walk(base, &p, out);
-            } else if rel != ".lock" && rel != "progress.csv" {
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
 }
 
 /// The lines of a run's output that do not depend on timing or on the
@@ -139,8 +141,8 @@ fn assert_same_run(
     what: &str,
 ) {
     assert_eq!(
-        folder(&expected.join("run")),
-        folder(&got.join("run")),
+        run_files(&expected.join("run")),
+        run_files(&got.join("run")),
         "{what}: the run folders differ"
     );
     assert_eq!(
@@ -283,7 +285,7 @@ fn a_killed_rank_ends_the_job_and_the_run_resumes_on_another_rank_count() {
     let out = shared(3, &resume);
     let stdout = text(&out.stdout);
     assert!(stdout.contains("resuming"), "{stdout}");
-    assert_eq!(folder(&solo.join("run")), folder(&runs.join("run")));
+    assert_eq!(run_files(&solo.join("run")), run_files(&runs.join("run")));
     let verdict = |o: &Output| {
         text(&o.stdout)
             .lines()
@@ -323,15 +325,7 @@ fn ranks_with_other_arguments_fail_naming_the_rank_and_the_argument() {
         v.push(format!("--seed={seed}"));
         v
     };
-    let mut c = Command::new("mpirun");
-    c.args(["--oversubscribe", "-np", "2", MNK])
-        .args(args("1"))
-        .args([":", "-np", "1", MNK])
-        .args(args("2"))
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let c = mpmd(&[(2, None, &args("1")), (1, None, &args("2"))]);
     let out = finish(spawn(c), Duration::from_secs(30));
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
@@ -359,19 +353,10 @@ fn a_rank_that_cannot_read_a_weights_file_fails_the_job_naming_itself() {
     std::fs::create_dir_all(&d1).unwrap();
     let w = mnk::eval::shipped_weights(mnk::game::Rules::GOMOKU).to_toml("w");
     std::fs::write(d0.join("w.toml"), w).unwrap();
-    let args = ["match", "greedy:weights=w.toml", "greedy", "-n", "4"];
+    let args = ["match", "greedy:weights=w.toml", "greedy", "-n", "4"].map(String::from);
     // The same command on two machines, one without the file: -wdir sets
     // each rank's working directory.
-    let wdir = |d: &PathBuf| d.display().to_string();
-    let mut c = Command::new("mpirun");
-    c.args(["--oversubscribe", "-np", "1", "-wdir", &wdir(&d0), MNK])
-        .args(args)
-        .args([":", "-np", "1", "-wdir", &wdir(&d1), MNK])
-        .args(args)
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let c = mpmd(&[(1, Some(&d0), &args), (1, Some(&d1), &args)]);
     let out = finish(spawn(c), Duration::from_secs(30));
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
@@ -380,7 +365,8 @@ fn a_rank_that_cannot_read_a_weights_file_fails_the_job_naming_itself() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("error: rank 1: player spec \"greedy:weights=w.toml\": w.toml: cannot read"),
+        stderr
+            .contains("error: rank 1: player spec \"greedy:weights=w.toml\": w.toml: cannot read"),
         "{stderr}"
     );
     assert!(!text(&out.stdout).contains("A's result"));

@@ -4,6 +4,7 @@
 //! checks the library's sharing without MPI; `tests/it/mpi.rs` runs the
 //! real thing under `mpirun`.
 
+use crate::common::run_files;
 use mnk::arena::ranks::{self, Ranks};
 use mnk::arena::{self, random_openings, OpeningStyle};
 use mnk::eval::Weights;
@@ -11,7 +12,6 @@ use mnk::game::Rules;
 use mnk::players::{Greedy, Player};
 use mnk::train::{NoObserver, RunConfig, Trainer};
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::rc::Rc;
 use std::sync::{Arc, Barrier, Mutex};
 
@@ -147,25 +147,6 @@ fn a_shared_round_robin_reports_what_one_process_plays() {
     }
 }
 
-/// Every file of a run folder by its path inside it, but the lock and
-/// `progress.csv` (timings).
-fn folder(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            let rel = p.strip_prefix(base).unwrap().display().to_string();
-            if p.is_dir() {
-                walk(base, &p, out);
-            } else if rel != ".lock" && rel != "progress.csv" {
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
-}
-
 /// A short gomoku run on the shipped book with confirmation matches and
 /// checks against the start and shipped weights.
 fn config(name: &str) -> RunConfig {
@@ -197,7 +178,7 @@ fn a_run_shared_among_ranks_writes_the_same_folder_as_one_process() {
     let mut alone = Trainer::resume(&tmp.path().join("alone")).unwrap();
     alone.run(&mut NoObserver).unwrap();
     let verdict = alone.verdict(5).unwrap();
-    let expected = folder(&tmp.path().join("alone"));
+    let expected = run_files(&tmp.path().join("alone"));
     assert!(expected.contains_key("checks.csv"));
 
     for (n, first) in [(3, 2), (2, 0)] {
@@ -230,7 +211,7 @@ fn a_run_shared_among_ranks_writes_the_same_folder_as_one_process() {
             assert_eq!(rounds, alone.rounds(), "{n} ranks, rank {rank}");
             assert_eq!(tally, verdict.tally, "{n} ranks, rank {rank}: the verdict");
         }
-        let mut got = folder(&tmp.path().join(&name));
+        let mut got = run_files(&tmp.path().join(&name));
         let run_toml = |m: &mut BTreeMap<String, Vec<u8>>, name: &str| {
             let t = String::from_utf8(m.remove("run.toml").unwrap()).unwrap();
             t.replace(&format!("\"{name}\""), "\"NAME\"")

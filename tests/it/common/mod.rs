@@ -10,6 +10,7 @@ pub mod strategies;
 
 use mnk::eval::Weights;
 use mnk::train::{NoObserver, RunConfig, Trainer};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -156,4 +157,24 @@ pub fn resume_cli(dir: &Path, extra: &[&str]) -> (Option<i32>, String) {
     .copied()
     .collect();
     code_and_stderr(&args)
+}
+
+/// Every file of a run folder by its path inside it, as bytes, but the
+/// lock file (it holds a process id) and `progress.csv` (timings): what
+/// must be the same for two runs of the same configuration.
+pub fn run_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let rel = p.strip_prefix(base).unwrap().display().to_string();
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else if rel != ".lock" && rel != "progress.csv" {
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
 }
