@@ -8,6 +8,8 @@ mod brain;
 mod brains;
 mod eval;
 mod job;
+#[allow(dead_code)] // until the commands' --json flags use it
+mod json;
 mod matches;
 mod openings;
 mod play;

@@ -1,0 +1,1 @@
+//! `--json` of `match`, `train` and `bench`, and the progress of long work.

@@ -1,0 +1,1 @@
+//! `mnk plot`: what the plots show, and several runs overlaid.
