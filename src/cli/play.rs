@@ -13,6 +13,10 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The records file `play` appends to, and `replay` and `records list` read
+/// when given no file.
+pub(super) const RECORDS: &str = "records/games.csv";
+
 /// The flags of `mnk play`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
@@ -59,7 +63,7 @@ pub struct Args {
     #[arg(long, default_value_t = 500, value_name = "MS")]
     delay: u64,
     /// Append every game to this records file (the original CSV layout; SGF if it ends in .sgf).
-    #[arg(long, default_value = "records/games.csv", value_name = "FILE")]
+    #[arg(long, default_value = RECORDS, value_name = "FILE")]
     records: PathBuf,
     /// Do not write the records file.
     #[arg(long, conflicts_with = "records")]

@@ -17,10 +17,14 @@ enum Command {
     /// One line per game: number, players, result, length in moves, game.
     List {
         /// The records file: the original CSV layout, or SGF if it ends in .sgf.
+        #[arg(default_value = super::play::RECORDS, value_name = "FILE")]
         file: PathBuf,
         /// The game of records that do not name it (files of the original program).
-        #[arg(long, default_value = "gomoku")]
-        rules: Rules,
+        #[arg(long, short = 'g', default_value = "gomoku", value_name = "GAME")]
+        game: Rules,
+        /// Deprecated spelling of --game.
+        #[arg(long, hide = true, value_name = "GAME", conflicts_with = "game")]
+        rules: Option<Rules>,
     },
     /// Remove games by number (as `list` shows them), atomically; every other
     /// game stays byte for byte.
@@ -36,8 +40,13 @@ enum Command {
 /// Lists or deletes the games.
 pub fn run(a: Args) -> Result<()> {
     match a.command {
-        Command::List { file, rules } => {
-            let records = read_records(&file, rules)?;
+        Command::List { file, game, rules } => {
+            if let Some(r) = rules {
+                eprintln!(
+                    "warning: --rules is deprecated: use --game {r} (-g), as in the other commands"
+                );
+            }
+            let records = read_records(&file, rules.unwrap_or(game))?;
             for (i, r) in records.iter().enumerate() {
                 println!("{}", list_line(i + 1, r));
             }

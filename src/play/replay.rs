@@ -17,6 +17,10 @@ use crate::records::Record;
 /// while r.step() {}
 /// assert!(r.screen().contains("Move 5 of 5: X b3"));
 /// assert!(r.screen().contains("Result: black wins"));
+/// assert!(r.back() && r.back());
+/// assert!(r.screen().contains("Move 3 of 5"));
+/// while r.back() {}
+/// assert_eq!(r.ply(), 0);
 /// ```
 #[derive(Debug)]
 pub struct Replay<'a> {
@@ -70,6 +74,11 @@ impl<'a> Replay<'a> {
             }
             None => false,
         }
+    }
+
+    /// Takes the last move back; `false` at the empty board.
+    pub fn back(&mut self) -> bool {
+        self.board.undo().is_some()
     }
 
     /// The title line: game number, players, game and date.

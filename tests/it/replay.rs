@@ -104,7 +104,7 @@ fn delete_from_the_middle_keeps_the_rest_byte_for_byte() {
     std::fs::write(&path, FILE).unwrap();
     let list = run_in(
         dir.path(),
-        &["records", "list", "hand.csv", "--rules", "tictactoe"],
+        &["records", "list", "hand.csv", "--game", "tictactoe"],
         "",
     );
     assert!(list.ok, "{}", list.stderr);
@@ -176,7 +176,7 @@ fn replay_prints_the_moves() {
     std::fs::write(dir.path().join("hand.csv"), FILE).unwrap();
     let r = run_in(
         dir.path(),
-        &["replay", "hand.csv", "--game", "2", "--speed", "0"],
+        &["replay", "hand.csv", "--number", "2", "--speed", "0"],
         "",
     );
     assert!(r.ok, "{}", r.stderr);
@@ -197,10 +197,10 @@ fn replay_prints_the_moves() {
     }
     assert!(!out.contains("Game 1 of"), "{out}");
 
-    // All games, original-program games taken as the --rules game.
+    // All games, original-program games taken as the --game game.
     let r = run_in(
         dir.path(),
-        &["replay", "hand.csv", "--speed", "0", "--rules", "tictactoe"],
+        &["replay", "hand.csv", "--speed", "0", "-g", "tictactoe"],
         "",
     );
     assert!(r.ok, "{}", r.stderr);
@@ -209,9 +209,105 @@ fn replay_prints_the_moves() {
     }
     assert!(r.stdout.contains("Unfinished after 2 moves."));
 
-    let r = run_in(dir.path(), &["replay", "hand.csv", "--game", "5"], "");
+    let r = run_in(dir.path(), &["replay", "hand.csv", "-n", "5"], "");
     assert!(!r.ok);
     assert!(r.stderr.contains("there is no game 5"), "{}", r.stderr);
+}
+
+/// `--game` names the game in every command; in `replay` it used to be the
+/// game number, and `--rules` the game. The old spellings still work for a
+/// release, with a warning naming the new one.
+#[test]
+fn old_flag_spellings_work_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("hand.csv"), FILE).unwrap();
+    let new = run_in(
+        dir.path(),
+        &["replay", "hand.csv", "-n", "2", "--speed", "0"],
+        "",
+    );
+    let old = run_in(
+        dir.path(),
+        &["replay", "hand.csv", "--game", "2", "--speed", "0"],
+        "",
+    );
+    assert!(old.ok, "{}", old.stderr);
+    assert_eq!(old.stdout, new.stdout);
+    assert!(
+        old.stderr
+            .contains("warning: --game 2 for a game number is deprecated: use --number 2 (-n)"),
+        "{}",
+        old.stderr
+    );
+    let both = run_in(
+        dir.path(),
+        &["replay", "hand.csv", "--game", "2", "-n", "3"],
+        "",
+    );
+    assert!(!both.ok);
+    assert!(
+        both.stderr.contains("give the game number once"),
+        "{}",
+        both.stderr
+    );
+
+    let new = run_in(
+        dir.path(),
+        &["replay", "hand.csv", "-g", "tictactoe", "--speed", "0"],
+        "",
+    );
+    let old = run_in(
+        dir.path(),
+        &["replay", "hand.csv", "--rules", "tictactoe", "--speed", "0"],
+        "",
+    );
+    assert!(old.ok, "{}", old.stderr);
+    assert_eq!(old.stdout, new.stdout);
+    assert!(
+        old.stderr
+            .contains("warning: --rules is deprecated: use --game tictactoe (-g)"),
+        "{}",
+        old.stderr
+    );
+
+    let new = run_in(
+        dir.path(),
+        &["records", "list", "hand.csv", "-g", "tictactoe"],
+        "",
+    );
+    let old = run_in(
+        dir.path(),
+        &["records", "list", "hand.csv", "--rules", "tictactoe"],
+        "",
+    );
+    assert!(old.ok, "{}", old.stderr);
+    assert_eq!(old.stdout, new.stdout);
+    assert!(
+        old.stderr.contains("warning: --rules is deprecated"),
+        "{}",
+        old.stderr
+    );
+
+    let bad = run_in(dir.path(), &["replay", "hand.csv", "--game", "chess"], "");
+    assert!(!bad.ok);
+    assert!(bad.stderr.contains("--game"), "{}", bad.stderr);
+}
+
+/// Without a file, `replay` and `records list` read what `play` writes.
+#[test]
+fn the_records_file_defaults_to_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let none = run_in(dir.path(), &["records", "list"], "");
+    assert!(!none.ok);
+    assert!(none.stderr.contains("records/games.csv"), "{}", none.stderr);
+    std::fs::create_dir(dir.path().join("records")).unwrap();
+    std::fs::write(dir.path().join("records/games.csv"), FILE).unwrap();
+    let list = run_in(dir.path(), &["records", "list", "-g", "tictactoe"], "");
+    assert!(list.ok, "{}", list.stderr);
+    assert_eq!(list.stdout.lines().count(), 4, "{}", list.stdout);
+    let r = run_in(dir.path(), &["replay", "-n", "2", "--speed", "0"], "");
+    assert!(r.ok, "{}", r.stderr);
+    assert!(r.stdout.contains("Game 2 of 4"), "{}", r.stdout);
 }
 
 #[test]
@@ -227,7 +323,36 @@ fn replay_steps_on_enter_and_stops_on_q() {
     assert!(r.stdout.contains("Move 2 of 5"), "{}", r.stdout);
     assert!(!r.stdout.contains("Move 3 of 5"), "{}", r.stdout);
     assert!(
-        r.stdout.contains("Enter: next move, q: stop"),
+        r.stdout.contains("Enter: next move, b: back, q: stop"),
+        "{}",
+        r.stdout
+    );
+    // b steps back: moves 1, 2, back to 1, then 2 and 3.
+    let r = run_in(
+        dir.path(),
+        &["replay", "hand.csv", "-n", "2", "--step", "--scroll"],
+        "\n\nb\n\n\nq\n",
+    );
+    assert!(r.ok, "{}", r.stderr);
+    let moves: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter_map(|l| {
+            l.split(": ")
+                .next()
+                .filter(|m| m.starts_with("Move ") || m.starts_with("Start"))
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            "Start",
+            "Move 1 of 5",
+            "Move 2 of 5",
+            "Move 1 of 5",
+            "Move 2 of 5",
+            "Move 3 of 5"
+        ],
         "{}",
         r.stdout
     );
