@@ -475,3 +475,47 @@ fn ctrl_c_stops_ai_against_ai_and_saves_the_moves_so_far() {
     assert!(full[0].plies() > n);
     assert_eq!(stopped[0].moves[..], full[0].moves[..n]);
 }
+
+/// An AI opens an empty board at the centre, as `mnk brain` does, not at
+/// one of the many cells whose scores tie there; the random player stays
+/// random.
+#[test]
+fn ais_open_at_the_centre() {
+    let first_moves = |game: &str, black: &str, seed: &str| -> Vec<mnk::game::Move> {
+        let dir = tempfile::tempdir().unwrap();
+        let r = run_in(
+            dir.path(),
+            &[
+                "play", "-g", game, "-m", "ava", "--black", black, "--white", "easy", "--delay",
+                "0", "--seed", seed,
+            ],
+            "",
+        );
+        assert!(r.ok, "{}", r.stderr);
+        let games = read_records(dir.path().join("records/games.csv"), Rules::GOMOKU).unwrap();
+        games.iter().map(|g| g.moves[0]).collect()
+    };
+    for (game, centre) in [("gomoku", "h8"), ("tictactoe", "b2"), ("8x8x4", "d4")] {
+        let rules: Rules = game.parse().unwrap();
+        assert_eq!(rules.center().to_string(), centre);
+        for black in ["easy", "search:depth=2", "perfect"] {
+            if black == "perfect" && game != "tictactoe" {
+                continue;
+            }
+            for seed in ["1", "2", "3"] {
+                assert_eq!(
+                    first_moves(game, black, seed),
+                    [rules.center()],
+                    "{black} on {game}, seed {seed}"
+                );
+            }
+        }
+    }
+    let random: std::collections::BTreeSet<_> = (1..=8)
+        .flat_map(|s| first_moves("gomoku", "random", &s.to_string()))
+        .collect();
+    assert!(
+        random.len() > 1,
+        "the random player opens anywhere: {random:?}"
+    );
+}

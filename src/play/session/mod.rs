@@ -14,7 +14,7 @@ use super::render::{glyph, Style};
 use super::save::SaveTarget;
 use crate::arena::{game_rng, play_move, GameError};
 use crate::game::{Board, Color, Move, Outcome, Rules};
-use crate::players::{Player, PlayerSpec, Rng, SpecError};
+use crate::players::{Player, PlayerKind, PlayerSpec, Rng, SpecError};
 use crate::records::{utc_now, Record, RecordError};
 use std::path::PathBuf;
 
@@ -97,6 +97,10 @@ pub struct AiTurn {
     taken_at: (usize, u64),
     rng: Rng,
     choice: Option<Result<Move, GameError>>,
+    /// Whether it opens an empty board at the centre (every AI but the
+    /// random player), as `mnk brain` does, instead of at one of the many
+    /// cells whose scores tie there.
+    centre_first: bool,
 }
 
 impl std::fmt::Debug for AiTurn {
@@ -115,9 +119,31 @@ impl AiTurn {
     /// position, touching nothing of the session.
     pub fn think(&mut self) {
         if self.choice.is_none() {
-            self.choice = Some(play_move(&mut *self.player, &mut self.board, &mut self.rng));
+            self.choice = Some(ai_move(
+                &mut *self.player,
+                &mut self.board,
+                &mut self.rng,
+                self.centre_first,
+            ));
         }
     }
+}
+
+/// The AI's move, played on `board`: the centre on an empty board when
+/// `centre_first`, else the player's choice.
+fn ai_move(
+    player: &mut dyn Player,
+    board: &mut Board,
+    rng: &mut Rng,
+    centre_first: bool,
+) -> Result<Move, GameError> {
+    if centre_first && board.ply() == 0 {
+        let centre = board.rules().center();
+        if board.play(centre).is_ok() {
+            return Ok(centre);
+        }
+    }
+    play_move(player, board, rng)
 }
 
 /// Why a session could not start or go on.
@@ -370,7 +396,15 @@ impl Session {
         let Turn::Ai(color) = self.turn() else {
             return None;
         };
-        let player = self.seats[color.index()].player.take()?;
+        let seat = &mut self.seats[color.index()];
+        let centre_first = !matches!(
+            &seat.kind,
+            SeatKind::Ai(PlayerSpec {
+                kind: PlayerKind::Random,
+                ..
+            })
+        );
+        let player = seat.player.take()?;
         let rng = std::mem::replace(&mut self.rng, game_rng(self.seed, &[]));
         Some(AiTurn {
             color,
@@ -379,6 +413,7 @@ impl Session {
             taken_at: (self.board.ply(), self.board.hash()),
             rng,
             choice: None,
+            centre_first,
         })
     }
 
@@ -394,8 +429,10 @@ impl Session {
             taken_at,
             mut rng,
             choice,
+            centre_first,
         } = turn;
-        let choice = choice.unwrap_or_else(|| play_move(&mut *player, &mut board, &mut rng));
+        let choice =
+            choice.unwrap_or_else(|| ai_move(&mut *player, &mut board, &mut rng, centre_first));
         let current =
             self.turn() == Turn::Ai(color) && (self.board.ply(), self.board.hash()) == taken_at;
         let seat = &mut self.seats[color.index()];
