@@ -97,7 +97,7 @@ impl Command {
 /// Runs the command line and returns the process exit code.
 pub fn main() -> std::process::ExitCode {
     restore_sigpipe();
-    let cli = Cli::parse();
+    let cli = parse();
     if let Some(n) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(n)
@@ -132,6 +132,37 @@ pub fn main() -> std::process::ExitCode {
     // Leaves the job (finalising MPI) after every rank's last collective.
     drop(job);
     code
+}
+
+/// The command line, parsed. A negative number where a count belongs
+/// (`--rounds -5`) is read as a value, so that clap says which values the
+/// flag takes ("-5 is not in 1..=…") instead of taking `-5` for an unknown
+/// flag.
+fn parse() -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    fn allow_negatives(c: clap::Command) -> clap::Command {
+        c.allow_negative_numbers(true)
+            .mut_subcommands(allow_negatives)
+    }
+    allow_negatives(Cli::command())
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+        .unwrap_or_else(|e| exit_on_usage_error(e))
+}
+
+/// Prints clap's usage error and exits with 2, saying what a count flag
+/// expects where Rust's integer parser would only say "invalid digit
+/// found in string".
+fn exit_on_usage_error(e: clap::Error) -> ! {
+    if e.kind() != clap::error::ErrorKind::ValueValidation {
+        e.exit()
+    }
+    let text = e.render().to_string().replace(
+        "invalid digit found in string",
+        "expected a whole number, 0 or more",
+    );
+    eprint!("{text}");
+    std::process::exit(2)
 }
 
 /// The exit code of a finished command (0, or 1 after printing the error).

@@ -536,3 +536,29 @@ fn an_mnk_without_mpi_refuses_to_run_as_one_of_several_processes() {
     );
     assert!(!runs.exists());
 }
+
+/// A negative count is a value clap judges, not an unknown flag: the
+/// message says what the flag takes.
+#[test]
+fn negative_counts_say_what_was_expected() {
+    for (args, expected) in [
+        (
+            &["train", "--rounds", "-5"][..],
+            "invalid value '-5' for '--rounds <ROUNDS>': -5 is not in 0..=4294967295",
+        ),
+        (
+            &["match", "greedy", "greedy", "-n", "-3"][..],
+            "invalid value '-3' for '--openings <N>': expected a whole number, 0 or more",
+        ),
+        (
+            &["play", "--delay", "-4"][..],
+            "invalid value '-4' for '--delay <MS>': expected a whole number, 0 or more",
+        ),
+    ] {
+        let out = mnk(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("unexpected argument"), "{stderr}");
+    }
+}
