@@ -23,7 +23,7 @@ mod weights;
 pub use brain::pbrain_main;
 
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use mnk::game::{Board, Move, Rules};
 
 /// Train, check and play pattern-weight evaluators for k-in-a-row games.
@@ -71,6 +71,18 @@ pub enum Command {
     Weights(weights::Command),
     /// Measure the speed of games, solving and search.
     Bench(bench::Args),
+    /// Print a shell completion script: mnk completions bash > ~/.local/share/bash-completion/completions/mnk
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): mnk man > mnk.1; man ./mnk.1
+    Man {
+        /// Write mnk.1 and a page per subcommand (mnk-train.1, …) into this folder instead.
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
+    },
 }
 
 impl Command {
@@ -90,6 +102,8 @@ impl Command {
             Command::Openings(_) => "openings",
             Command::Weights(_) => "weights",
             Command::Bench(_) => "bench",
+            Command::Completions { .. } => "completions",
+            Command::Man { .. } => "man",
         }
     }
 }
@@ -127,6 +141,11 @@ pub fn main() -> std::process::ExitCode {
         Command::Openings(c) => openings::run(c),
         Command::Weights(c) => weights::run(c),
         Command::Bench(a) => bench::run(a),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "mnk", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Man { out } => man_pages(out.as_deref()),
     };
     let code = exit_code(result);
     // Leaves the job (finalising MPI) after every rank's last collective.
@@ -139,7 +158,7 @@ pub fn main() -> std::process::ExitCode {
 /// flag takes ("-5 is not in 1..=…") instead of taking `-5` for an unknown
 /// flag.
 fn parse() -> Cli {
-    use clap::{CommandFactory, FromArgMatches};
+    use clap::FromArgMatches;
     fn allow_negatives(c: clap::Command) -> clap::Command {
         c.allow_negative_numbers(true)
             .mut_subcommands(allow_negatives)
@@ -178,6 +197,22 @@ fn exit_code(result: Result<()>) -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// The manual: the main page on stdout, or with `out` every page
+/// (`mnk.1`, `mnk-train.1`, …) written into that folder.
+fn man_pages(out: Option<&std::path::Path>) -> Result<()> {
+    let cli = Cli::command();
+    let Some(dir) = out else {
+        return clap_mangen::Man::new(cli)
+            .render(&mut std::io::stdout())
+            .context("cannot write the manual page");
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+    clap_mangen::generate_to(cli, dir)
+        .with_context(|| format!("{}: cannot write the manual pages", dir.display()))?;
+    println!("manual pages written to {}", dir.display());
+    Ok(())
 }
 
 /// Plays a list of moves (`h8`, `7,7`) from the empty board, naming the

@@ -562,3 +562,51 @@ fn negative_counts_say_what_was_expected() {
         assert!(!stderr.contains("unexpected argument"), "{stderr}");
     }
 }
+
+/// Shell completions that the shell accepts, and manual pages.
+#[test]
+fn completions_and_manual_pages() {
+    let bash = mnk(&["completions", "bash"]);
+    assert!(bash.status.success());
+    let script = String::from_utf8(bash.stdout).unwrap();
+    assert!(
+        script.contains("_mnk()") && script.contains("train"),
+        "{script}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mnk.bash");
+    std::fs::write(&file, &script).unwrap();
+    // `bash -n` parses the script without running it.
+    if let Ok(out) = Command::new("bash").arg("-n").arg(&file).output() {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for shell in ["zsh", "fish", "powershell", "elvish"] {
+        let out = mnk(&["completions", shell]);
+        assert!(out.status.success(), "{shell}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("mnk"),
+            "{shell}"
+        );
+    }
+    let bad = mnk(&["completions", "tcsh"]);
+    assert_eq!(bad.status.code(), Some(2));
+
+    let man = mnk(&["man"]);
+    assert!(man.status.success());
+    let page = String::from_utf8(man.stdout).unwrap();
+    assert!(page.contains(".TH mnk 1"), "{page}");
+    let pages = dir.path().join("man");
+    let out = mnk(&["man", "--out", pages.to_str().unwrap()]);
+    assert!(out.status.success());
+    for name in ["mnk.1", "mnk-train.1", "mnk-openings-generate.1"] {
+        let text = std::fs::read_to_string(pages.join(name)).unwrap();
+        assert!(
+            text.starts_with(".ie") && text.contains(".SH NAME"),
+            "{name}"
+        );
+    }
+}
