@@ -263,9 +263,11 @@ fn play_match(
     for p in played {
         mine.push(p.map_err(|e| share.fail(e))?);
     }
-    let pairs = if share.is_split() {
-        let moves = matches!(keep, Kept::All);
-        gather_pairs(&share, openings.len(), first_opening, mine, moves)
+    // Shared among ranks, kept games travel whole (their moves); without
+    // them only the counts do, which sum to what one process counts.
+    let kept_games = share.is_split() && matches!(keep, Kept::All);
+    let pairs = if kept_games {
+        gather_pairs(&share, openings.len(), first_opening, mine)
     } else {
         mine.into_iter().map(|(_, p)| p).collect()
     };
@@ -275,8 +277,33 @@ fn play_match(
         report.plies += p.plies[0] + p.plies[1];
         report.games.extend(p.games);
     }
+    if share.is_split() && !kept_games {
+        let mut plies = [report.plies];
+        gather_tallies(&share, std::slice::from_mut(&mut report.tally), &mut plies);
+        report.plies = plies[0];
+    }
     report.elapsed = start.elapsed();
     Ok(report)
+}
+
+/// Sums paired tallies and other counts over the ranks, in one all-reduce
+/// of eight numbers a tally: every field is a count, so the sums are what
+/// one process playing every game counts, and the message does not grow
+/// with the games.
+fn gather_tallies(share: &Share, tallies: &mut [PairedTally], counts: &mut [u64]) {
+    let mut slots = Vec::with_capacity(8 * tallies.len() + counts.len());
+    for t in tallies.iter() {
+        slots.extend([t.games.wins, t.games.draws, t.games.losses]);
+        slots.extend(t.pairs.bins);
+    }
+    slots.extend_from_slice(counts);
+    share.gather(&mut slots);
+    let (per_tally, rest) = slots.split_at(8 * tallies.len());
+    for (t, s) in tallies.iter_mut().zip(per_tally.chunks_exact(8)) {
+        t.games = Tally::new(s[0], s[1], s[2]);
+        t.pairs.bins.copy_from_slice(&s[3..]);
+    }
+    counts.copy_from_slice(rest);
 }
 
 /// One opening's two games: A's results with black and with white, their
@@ -307,16 +334,15 @@ fn result_of_code(code: u64) -> GameResult {
     }
 }
 
-/// Every opening's pair from the pairs each rank played (`mine`, by index):
-/// the results and lengths in one all-reduce of three slots an opening,
-/// then, if `moves`, every game's moves in a second, each game at an offset
-/// the lengths give.
+/// Every opening's pair, with its games, from the pairs each rank played
+/// (`mine`, by index): the results and lengths in one all-reduce of three
+/// slots an opening, then every game's moves in a second, each game at an
+/// offset the lengths give.
 fn gather_pairs(
     share: &Share,
     n: usize,
     first_opening: usize,
     mine: Vec<(usize, Pair)>,
-    moves: bool,
 ) -> Vec<Pair> {
     let mut slots = vec![0u64; 3 * n];
     for (i, p) in &mine {
@@ -333,9 +359,6 @@ fn gather_pairs(
             games: Vec::new(),
         })
         .collect();
-    if !moves {
-        return pairs;
-    }
     let mut offsets = Vec::with_capacity(2 * n + 1);
     offsets.push(0usize);
     for p in &pairs {
@@ -454,23 +477,6 @@ pub fn round_robin(
     for r in results {
         mine.push(r.map_err(|e| share.fail(e))?);
     }
-    if share.is_split() {
-        // Two slots a task: both results in one, the plies in the other.
-        let mut slots = vec![0u64; 2 * tasks.len()];
-        for &(t, r, plies) in &mine {
-            slots[2 * t] = result_code(r[0]) << 2 | result_code(r[1]);
-            slots[2 * t + 1] = plies;
-        }
-        share.gather(&mut slots);
-        mine = slots
-            .chunks_exact(2)
-            .enumerate()
-            .map(|(t, s)| {
-                let r = [result_of_code(s[0] >> 2), result_of_code(s[0] & 3)];
-                (t, r, s[1])
-            })
-            .collect();
-    }
     let mut report = RoundRobinReport {
         pairs: pairs.iter().map(|&p| (p, PairedTally::default())).collect(),
         ..Default::default()
@@ -479,6 +485,15 @@ pub fn round_robin(
         report.pairs[tasks[t].0].1.add_pair(r1, r2);
         report.plies += plies;
         report.games += 2;
+    }
+    if share.is_split() {
+        let mut tallies: Vec<PairedTally> = report.pairs.iter().map(|p| p.1).collect();
+        let mut counts = [report.plies, report.games];
+        gather_tallies(&share, &mut tallies, &mut counts);
+        for (p, t) in report.pairs.iter_mut().zip(tallies) {
+            p.1 = t;
+        }
+        [report.plies, report.games] = counts;
     }
     report.elapsed = start.elapsed();
     Ok(report)

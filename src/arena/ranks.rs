@@ -3,14 +3,16 @@
 //! A job of N processes plays each match and round robin together. Every
 //! process builds the same list of games (from the same seed and
 //! arguments); game `i` of a match is played by the process of rank
-//! `i mod N`, with rayon threads inside each process. Each process writes
-//! its games' results into the slots of a vector of `u64` that belong to
-//! those games, zeros elsewhere, and one element-wise sum over the
-//! processes (an MPI all-reduce) gives every process every result. Every
-//! process then builds the same report from the same numbers, so the
-//! report, and all that follows from it, is the same as one process
-//! playing every game: the tallies are integer sums, and each game's seed
-//! depends only on its place in the match.
+//! `i mod N`, with rayon threads inside each process. Each process counts
+//! its games' results in the usual tallies (wins, draws, losses and the
+//! pentanomial pair counts of every pairing), and one element-wise sum of
+//! those counts over the processes (an MPI all-reduce of eight `u64` a
+//! pairing) gives every process the tallies one process playing every
+//! game would have counted: each game's seed depends only on its place in
+//! the match, and integer sums do not depend on their order. Every process
+//! then makes the same choices from the same numbers. A match whose games
+//! are kept (for a records file) sends each game's result and moves
+//! instead, in slots that belong to the game, zeros elsewhere.
 //!
 //! The library never calls MPI itself. The binary [`join`]s a [`Ranks`]
 //! on its main thread; a match played on a thread without one (or in a job

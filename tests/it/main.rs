@@ -27,6 +27,7 @@ mod play;
 mod players;
 mod plot_cli;
 mod ranks;
+mod readme;
 mod records;
 mod replay;
 mod search_generations;
