@@ -336,3 +336,20 @@ fn help_has_examples_and_defaults() {
     assert!(ok(&["eval", "--help"]).contains("[default: auto]"));
     assert!(ok(&["solve", "--help"]).contains("[default: 16]"));
 }
+
+#[test]
+fn solver_progress_counter_follows_the_search() {
+    // 5x4x4 from empty: some tens of thousands of nodes, milliseconds.
+    let rules: Rules = "5x4x4".parse().unwrap();
+    let mut solver = mnk::players::Solver::with_limit(rules, 20);
+    let counter = solver.progress();
+    assert_eq!(counter.load(std::sync::atomic::Ordering::Relaxed), 0);
+    solver.value(&Board::new(rules)).unwrap();
+    let seen = counter.load(std::sync::atomic::Ordering::Relaxed);
+    let nodes = solver.stats().nodes;
+    // Published every 4096 nodes: the last multiple reached.
+    assert!(nodes >= 4096, "{nodes}");
+    assert_eq!(seen, nodes / 4096 * 4096);
+    solver.clear();
+    assert_eq!(counter.load(std::sync::atomic::Ordering::Relaxed), 0);
+}
