@@ -353,3 +353,13 @@ fn solver_progress_counter_follows_the_search() {
     solver.clear();
     assert_eq!(counter.load(std::sync::atomic::Ordering::Relaxed), 0);
 }
+
+#[test]
+fn solve_refusal_names_the_limit_flag() {
+    let e = run(&["solve", "-g", "5x4x4"]).unwrap_err();
+    assert!(
+        e.contains("20 empty cells") && e.contains("--limit 16") && e.contains("--limit 20"),
+        "{e}"
+    );
+    assert!(!e.contains("exact:limit"), "{e}");
+}
