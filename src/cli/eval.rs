@@ -133,6 +133,13 @@ pub fn run(a: Args) -> Result<()> {
     print!("{}", heat.text);
     let mut out = String::new();
     let mut say = |text: String| out.push_str(&wrap(&text, width));
+    if let Some(o) = board.outcome() {
+        // A best move or a board value would be advice for a game that
+        // has ended.
+        say(format!("the game is over: {o}"));
+        print!("{out}");
+        return Ok(());
+    }
     if let (Some(m), Some(s)) = (first_best, best_score) {
         let others = match best.len() {
             1 => String::new(),
@@ -159,9 +166,6 @@ pub fn run(a: Args) -> Result<()> {
         super::compact(board_value)
     };
     say(format!("board value for {mover}: {text}"));
-    if let Some(o) = board.outcome() {
-        say(format!("the game is over: {o}"));
-    }
     for v in &vcf {
         let text = match (v.first.as_deref(), v.plies) {
             (Some(first), Some(plies)) => format!(

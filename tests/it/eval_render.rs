@@ -363,3 +363,28 @@ fn solve_refusal_names_the_limit_flag() {
     );
     assert!(!e.contains("exact:limit"), "{e}");
 }
+
+#[test]
+fn eval_of_a_finished_game_gives_no_advice() {
+    let text = ok(&["eval", "-g", "tictactoe", "a1", "a2", "b1", "b2", "c1"]);
+    assert!(text.ends_with("the game is over: black wins\n"), "{text}");
+    assert!(
+        !text.lines().any(|l| l.starts_with("best cell")
+            || l.starts_with("VCF")
+            || l.starts_with("board value")),
+        "{text}"
+    );
+    let v = json(&[
+        "eval",
+        "--json",
+        "-g",
+        "tictactoe",
+        "a1",
+        "a2",
+        "b1",
+        "b2",
+        "c1",
+    ]);
+    assert_eq!(v["outcome"], "black wins");
+    assert_eq!(v["vcf"], serde_json::json!([]));
+}
