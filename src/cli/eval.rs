@@ -1,120 +1,351 @@
-//! `mnk eval`: the value map of a position.
+//! `mnk eval`: the value map of a position, drawn to fit the terminal
+//! (see [`mnk::play::render_heat`]), or as JSON (`docs/json/eval.md`).
 
-use anyhow::Result;
-use mnk::eval::{Evaluator, LOSS, WIN};
-use mnk::game::Rules;
+use super::play::ColorWhen;
+use anyhow::{anyhow, Result};
+use mnk::eval::{Evaluator, Weights, LOSS, WIN};
+use mnk::game::{Board, Rules};
+use mnk::play::render_heat;
 use mnk::players::PlayerSpec;
 use mnk::threats::{Mode, ThreatSearch, Verdict};
-use std::path::PathBuf;
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 
 /// The flags of `mnk eval`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  mnk eval h8 i9                        gomoku after two moves: black's value map
+  mnk eval -g tictactoe b2              white's scores after black takes the centre
+  mnk eval -w runs/x/weights/best.toml h8
+  mnk eval --width 60 --color never h8  for a script or a narrow window
+  mnk eval --json h8 | jq .best         the best cells, for scripts (docs/json/eval.md)
+
+A map too wide for the terminal shows scores scaled 0-99 (or 0-9) on a log
+scale; * marks the best cells, the greedy player's choices.")]
 pub struct Args {
     /// The game: tictactoe, gomoku, or WxHxK such as 7x6x4 (add -exact for the exact rule).
     #[arg(long, short, default_value = "gomoku")]
     game: Rules,
     /// Weights file (default: the shipped weights for the game).
-    #[arg(long, short)]
+    #[arg(long, short, value_name = "FILE")]
     weights: Option<PathBuf>,
     /// Accept a weights file made for another game with the same k.
     #[arg(long)]
     any_game: bool,
+    /// Lines of at most this many characters (default: the terminal's
+    /// width, else $COLUMNS, else 80).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    width: Option<u16>,
+    /// Colour output: auto (a terminal, and NO_COLOR unset), always or never.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    color: ColorWhen,
+    /// Print one JSON object (fields in docs/json/eval.md) instead of text.
+    #[arg(long)]
+    json: bool,
     /// The position: moves from the empty board, black first (h8 or 7,7).
     moves: Vec<String>,
+}
+
+/// The JSON output of `mnk eval` (docs/json/eval.md).
+#[derive(Serialize)]
+struct EvalJson {
+    game: String,
+    moves: Vec<String>,
+    to_move: String,
+    scores: Vec<Vec<Option<f64>>>,
+    best: Vec<String>,
+    best_score: Option<f64>,
+    attack_value: Option<f64>,
+    defence_value: Option<f64>,
+    board_value: f64,
+    outcome: Option<String>,
+    vcf: Vec<VcfJson>,
+}
+
+/// One side's VCF under the value map.
+#[derive(Serialize)]
+struct VcfJson {
+    side: String,
+    result: &'static str,
+    first: Option<String>,
+    plies: Option<u32>,
 }
 
 /// Prints the value map and the board value of the position.
 pub fn run(a: Args) -> Result<()> {
     let board = super::position(a.game, &a.moves)?;
-    let spec = PlayerSpec {
-        weights: a.weights,
-        any_game: a.any_game,
-        ..PlayerSpec::greedy()
-    };
-    let weights = spec.load_weights(a.game)?;
+    let weights = load_weights(a.game, a.weights.as_deref(), a.any_game)?;
     let mut ev = Evaluator::new(weights);
     ev.sync(&board);
     let mover = board.to_move();
     let rules = *board.rules();
-    println!(
-        "{} after {} moves, {} to move. Cell scores for {} (attack x attack value + defence x defence value):",
-        rules,
+    let scores = ev.scores(mover).to_vec();
+    let best: Vec<usize> = best_cells(&board, &scores);
+    let best_score = best.first().map(|&i| scores[i]);
+    let first_best = best.first().map(|&i| rules.move_at(i));
+    let board_value = ev.evaluate(mover);
+    let vcf = if board.is_over() {
+        Vec::new()
+    } else {
+        vcfs(&board, &mut ev)
+    };
+
+    if a.json {
+        let (w, h) = (rules.width as usize, rules.height as usize);
+        let body = EvalJson {
+            game: rules.to_string(),
+            moves: board.moves().map(|m| m.to_string()).collect(),
+            to_move: mover.to_string(),
+            scores: (0..h)
+                .map(|y| {
+                    (0..w)
+                        .map(|x| (board.cells()[y * w + x] == 0).then_some(scores[y * w + x]))
+                        .collect()
+                })
+                .collect(),
+            best: best.iter().map(|&i| rules.move_at(i).to_string()).collect(),
+            best_score,
+            attack_value: first_best.map(|m| ev.attack_value(m, mover)),
+            defence_value: first_best.map(|m| ev.defence_value(m, mover)),
+            board_value,
+            outcome: board.outcome().map(|o| o.to_string()),
+            vcf,
+        };
+        return super::json::print("eval", &body);
+    }
+
+    let width = terminal_width(a.width);
+    let style = a.color.style(std::io::stdout().is_terminal());
+    let heat = render_heat(&board, &scores, width, style, super::compact)
+        .map_err(|e| anyhow!("{e}: widen the terminal or pass --width"))?;
+    let mut out = String::new();
+    let mut say = |text: String| out.push_str(&wrap(&text, width));
+    let plural = if board.ply() == 1 { "" } else { "s" };
+    say(format!(
+        "{rules} after {} move{plural}, {mover} to move. Cell scores for {mover} = \
+         attack x attack value + defence x defence value; {}.",
         board.ply(),
-        mover,
-        mover
-    );
-    let cell_w = 7;
-    print!("    ");
-    for x in 0..rules.width {
-        print!("{:>cell_w$}", (b'a' + x) as char);
+        heat.scale.legend()
+    ));
+    print!("{out}");
+    print!("{}", heat.text);
+    let mut out = String::new();
+    let mut say = |text: String| out.push_str(&wrap(&text, width));
+    if let Some(o) = board.outcome() {
+        // A best move or a board value would be advice for a game that
+        // has ended.
+        say(format!("the game is over: {o}"));
+        print!("{out}");
+        return Ok(());
     }
-    println!();
-    let scores = ev.scores(mover);
-    let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    for y in 0..rules.height {
-        print!("{:>3} ", y + 1);
-        for x in 0..rules.width {
-            let i = y as usize * rules.width as usize + x as usize;
-            let cell = match board.cells()[i] {
-                1 => "X".to_string(),
-                2 => "O".to_string(),
-                _ if scores[i] == best => format!("*{}", super::compact(scores[i])),
-                _ => super::compact(scores[i]),
-            };
-            print!("{cell:>cell_w$}");
-        }
-        println!();
-    }
-    if let Some(i) = (best > f64::NEG_INFINITY)
-        .then(|| scores.iter().position(|&s| s == best))
-        .flatten()
-    {
-        let m = rules.move_at(i);
-        println!(
-            "best cell {m} ({}): score {}, attack value {}, defence value {}",
+    if let (Some(m), Some(s)) = (first_best, best_score) {
+        let others = match best.len() {
+            1 => String::new(),
+            2 => " (and 1 more)".to_string(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        say(format!(
+            "best cell {m} ({}){others}: score {}, attack value {}, defence value {}",
             m.to_xy(),
-            super::compact(best),
+            super::compact(s),
             super::compact(ev.attack_value(m, mover)),
             super::compact(ev.defence_value(m, mover))
-        );
+        ));
     }
-    let v = ev.evaluate(mover);
-    let text = if v >= WIN {
+    let text = if board_value >= WIN {
         format!("{mover} wins (can complete {} now)", rules.k)
-    } else if v <= LOSS {
+    } else if board_value <= LOSS {
         format!(
             "{} wins (open {} cannot be stopped)",
             mover.opponent(),
             rules.k - 1
         )
     } else {
-        super::compact(v)
+        super::compact(board_value)
     };
-    println!("board value for {mover}: {text}");
-    if let Some(o) = board.outcome() {
-        println!("the game is over: {o}");
-        return Ok(());
-    }
-    // Threats: each side's VCF, as if it were to move.
-    let mut threats = ThreatSearch::new(rules, 18);
-    for side in [mover, mover.opponent()] {
-        let found = threats.solve(&mut ev, board.hash(), side, Mode::Vcf, 0, VCF_NODES);
-        let text = match found {
-            Verdict::Win { first, plies } => {
-                format!("wins by continuous fours from {first} ({plies} plies; mnk solve --vcf shows the line)")
-            }
-            Verdict::NoWin => "none".into(),
-            Verdict::Unknown => format!("not settled within {VCF_NODES} nodes"),
+    say(format!("board value for {mover}: {text}"));
+    for v in &vcf {
+        let text = match (v.first.as_deref(), v.plies) {
+            (Some(first), Some(plies)) => format!(
+                "wins by continuous fours from {first} in {plies} plies \
+                 (mnk solve --vcf shows the line)"
+            ),
+            _ if v.result == "none" => "none".into(),
+            _ => format!("not settled within {VCF_NODES} nodes"),
         };
-        let whose = if side == mover {
+        let whose = if v.side == mover.to_string() {
             "to move"
         } else {
             "if it were to move"
         };
-        println!("VCF for {side} ({whose}): {text}");
+        say(format!("VCF for {} ({whose}): {text}", v.side));
     }
+    print!("{out}");
     Ok(())
+}
+
+/// The weights, with an error that names the flag and the file the user
+/// typed (the player spec behind it is an implementation detail).
+fn load_weights(rules: Rules, path: Option<&Path>, any_game: bool) -> Result<Weights> {
+    let Some(path) = path else {
+        return Ok(PlayerSpec::greedy().shipped_weights(rules));
+    };
+    Weights::load(path, rules, any_game).map_err(|e| {
+        // Library messages start with the file's name already.
+        let mut text = String::new();
+        let mut cause: Option<&dyn std::error::Error> = Some(&e);
+        while let Some(c) = cause {
+            let s = c.to_string();
+            if !text.contains(&s) {
+                if !text.is_empty() {
+                    text.push_str(": ");
+                }
+                text.push_str(&s);
+            }
+            cause = c.source();
+        }
+        let shown = path.display().to_string();
+        if text.starts_with(&shown) {
+            anyhow!("--weights {text}")
+        } else {
+            anyhow!("--weights {shown}: {text}")
+        }
+    })
+}
+
+/// The empty cells with the highest score, in row-major order.
+fn best_cells(board: &Board, scores: &[f64]) -> Vec<usize> {
+    let empty = |i: &usize| board.cells()[*i] == 0;
+    let best = (0..scores.len())
+        .filter(empty)
+        .map(|i| scores[i])
+        .fold(f64::NEG_INFINITY, f64::max);
+    (0..scores.len())
+        .filter(empty)
+        .filter(|&i| scores[i] == best)
+        .collect()
+}
+
+/// Each side's VCF, as if it were to move, the mover first.
+fn vcfs(board: &Board, ev: &mut Evaluator) -> Vec<VcfJson> {
+    let mover = board.to_move();
+    let mut threats = ThreatSearch::new(*board.rules(), 18);
+    [mover, mover.opponent()]
+        .into_iter()
+        .map(|side| {
+            let side_name = side.to_string();
+            match threats.solve(ev, board.hash(), side, Mode::Vcf, 0, VCF_NODES) {
+                Verdict::Win { first, plies } => VcfJson {
+                    side: side_name,
+                    result: "win",
+                    first: Some(first.to_string()),
+                    plies: Some(plies),
+                },
+                Verdict::NoWin => VcfJson {
+                    side: side_name,
+                    result: "none",
+                    first: None,
+                    plies: None,
+                },
+                Verdict::Unknown => VcfJson {
+                    side: side_name,
+                    result: "unknown",
+                    first: None,
+                    plies: None,
+                },
+            }
+        })
+        .collect()
 }
 
 /// Nodes for each side's VCF under the value map.
 const VCF_NODES: u64 = 1_000_000;
+
+/// The width to draw in: `flag` if given, else the terminal's (of stdout),
+/// else `$COLUMNS`, else 80.
+pub(crate) fn terminal_width(flag: Option<u16>) -> usize {
+    if let Some(w) = flag {
+        return w as usize;
+    }
+    if let Some(w) = stdout_columns() {
+        return w;
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&w| w > 0)
+        .unwrap_or(80)
+}
+
+/// The columns of the terminal on stdout, if it is one (TIOCGWINSZ: no
+/// crate of ours exposes it, and std links the C library anyway).
+#[cfg(any(target_os = "linux", target_os = "macos"))]
+fn stdout_columns() -> Option<usize> {
+    #[repr(C)]
+    struct Winsize {
+        rows: u16,
+        cols: u16,
+        xpixel: u16,
+        ypixel: u16,
+    }
+    extern "C" {
+        fn ioctl(fd: i32, request: std::ffi::c_ulong, ...) -> i32;
+    }
+    #[cfg(target_os = "linux")]
+    const TIOCGWINSZ: std::ffi::c_ulong = 0x5413;
+    #[cfg(target_os = "macos")]
+    const TIOCGWINSZ: std::ffi::c_ulong = 0x4008_7468;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    let mut ws = Winsize {
+        rows: 0,
+        cols: 0,
+        xpixel: 0,
+        ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ writes one `struct winsize` (four unsigned shorts,
+    // the layout above) through the pointer, which lives across the call.
+    let rc = unsafe { ioctl(1, TIOCGWINSZ, &mut ws as *mut Winsize) };
+    (rc == 0 && ws.cols > 0).then_some(ws.cols as usize)
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+fn stdout_columns() -> Option<usize> {
+    None
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a
+/// longer word stays whole), each ending in a newline.
+pub(crate) fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_keeps_lines_within_the_width() {
+        assert_eq!(wrap("aa bb cc", 5), "aa bb\ncc\n");
+        assert_eq!(wrap("aa bb cc", 80), "aa bb cc\n");
+        assert_eq!(wrap("toolongword x", 4), "toolongword\nx\n");
+    }
+}

@@ -7,7 +7,7 @@
 //! input line or one AI move at a time; [`run`] drives it over any
 //! `BufRead` and `Write`, and a [`Driver`] does so while letting another
 //! thread (Ctrl-C) stop it and save the game; [`render_board`] draws a
-//! board as a `String`;
+//! board as a `String`, and [`render_heat`] a value map that fits a width;
 //! [`Replay`] steps through a [`Record`](crate::records::Record). The
 //! command line (`src/cli/play.rs`, `replay.rs`) only wires them to stdin
 //! and stdout.
@@ -19,6 +19,7 @@
 
 mod command;
 mod driver;
+mod heat;
 mod render;
 mod replay;
 mod save;
@@ -26,6 +27,7 @@ mod session;
 
 pub use command::{Command, CommandError, HELP};
 pub use driver::{run, Driver, Interrupted, Terminal, CLEAR_SCREEN};
+pub use heat::{render_heat, Heat, Scale, TooNarrow};
 pub use render::{glyph, render_board, strip_ansi, winning_line, Marks, Style};
 pub use replay::Replay;
 pub use save::{append_games, SaveTarget, Saved};

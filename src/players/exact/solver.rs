@@ -7,6 +7,8 @@ use super::value::Value;
 use crate::game::{Board, Color, Move, Outcome, Rules};
 use crate::players::{Bound, PlayerError};
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Counts gathered while solving, since the solver was made or cleared.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -57,6 +59,9 @@ pub struct Solver {
     tables: SolverTables,
     table: Table,
     nodes: u64,
+    /// `nodes`, copied every [`PROGRESS_EVERY`] nodes for another thread
+    /// to read ([`Solver::progress`]).
+    progress: Arc<AtomicU64>,
     hits: u64,
     board: Board,
     /// The cells empty at the root, in search order.
@@ -67,6 +72,10 @@ pub struct Solver {
     /// the other colour) that lack `j` stones of `c`.
     need: [[i32; MAX_K + 1]; 2],
 }
+
+/// How often (in nodes) the search publishes its count: rarely enough that
+/// the store costs nothing measurable, often enough for a display.
+const PROGRESS_EVERY: u64 = 4096;
 
 /// Longest winning line handled (the largest board side).
 const MAX_K: usize = crate::game::MAX_SIDE as usize;
@@ -116,6 +125,7 @@ impl Solver {
             tables: SolverTables::new(&rules, true),
             table: Table::default(),
             nodes: 0,
+            progress: Arc::new(AtomicU64::new(0)),
             hits: 0,
             board: Board::new(rules),
             order: Vec::new(),
@@ -157,7 +167,15 @@ impl Solver {
     pub fn clear(&mut self) {
         self.table = Table::default();
         self.nodes = 0;
+        self.progress.store(0, Ordering::Relaxed);
         self.hits = 0;
+    }
+
+    /// The node count as another thread sees it while a solve runs (to
+    /// show progress), updated every 4096 nodes: a shared counter to poll,
+    /// rather than a callback in the search.
+    pub fn progress(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.progress)
     }
 
     /// The value of the position for the side to move.
@@ -401,6 +419,9 @@ impl Solver {
     /// outside `(alpha, beta)`.
     fn search(&mut self, hs: &[u64; 8], mut alpha: i8, mut beta: i8) -> i8 {
         self.nodes += 1;
+        if self.nodes.is_multiple_of(PROGRESS_EVERY) {
+            self.progress.store(self.nodes, Ordering::Relaxed);
+        }
         let me = self.board.to_move();
         let opp = me.opponent();
         // Neither side can still fill a line with the stones it has left.
