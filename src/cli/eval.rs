@@ -279,42 +279,10 @@ pub(crate) fn terminal_width(flag: Option<u16>) -> usize {
         .unwrap_or(80)
 }
 
-/// The columns of the terminal on stdout, if it is one (TIOCGWINSZ: no
-/// crate of ours exposes it, and std links the C library anyway).
-#[cfg(any(target_os = "linux", target_os = "macos"))]
+/// The columns of the terminal on stdout, if it is one.
 fn stdout_columns() -> Option<usize> {
-    #[repr(C)]
-    struct Winsize {
-        rows: u16,
-        cols: u16,
-        xpixel: u16,
-        ypixel: u16,
-    }
-    extern "C" {
-        fn ioctl(fd: i32, request: std::ffi::c_ulong, ...) -> i32;
-    }
-    #[cfg(target_os = "linux")]
-    const TIOCGWINSZ: std::ffi::c_ulong = 0x5413;
-    #[cfg(target_os = "macos")]
-    const TIOCGWINSZ: std::ffi::c_ulong = 0x4008_7468;
-    if !std::io::stdout().is_terminal() {
-        return None;
-    }
-    let mut ws = Winsize {
-        rows: 0,
-        cols: 0,
-        xpixel: 0,
-        ypixel: 0,
-    };
-    // SAFETY: TIOCGWINSZ writes one `struct winsize` (four unsigned shorts,
-    // the layout above) through the pointer, which lives across the call.
-    let rc = unsafe { ioctl(1, TIOCGWINSZ, &mut ws as *mut Winsize) };
-    (rc == 0 && ws.cols > 0).then_some(ws.cols as usize)
-}
-
-#[cfg(not(any(target_os = "linux", target_os = "macos")))]
-fn stdout_columns() -> Option<usize> {
-    None
+    let (_rows, cols) = console::Term::stdout().size_checked()?;
+    (cols > 0).then_some(usize::from(cols))
 }
 
 /// `text` broken at spaces into lines of at most `width` characters (a

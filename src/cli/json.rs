@@ -3,7 +3,7 @@
 //! Every object starts with the same two fields, `"mnk_json"` (the
 //! format's version, raised when a field changes meaning or goes away;
 //! new fields may appear at any time) and `"command"`, followed by the
-//! command's own fields (documented in docs/json.md). With `--json`,
+//! command's own fields (documented per command in docs/json/). With `--json`,
 //! stdout holds that object and nothing else; progress and notes go to
 //! stderr as usual.
 

@@ -8,7 +8,6 @@ mod brain;
 mod brains;
 mod eval;
 mod job;
-#[allow(dead_code)] // until the commands' --json flags use it
 mod json;
 mod matches;
 mod openings;
