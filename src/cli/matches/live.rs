@@ -56,8 +56,9 @@ impl Live {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             bar.set_style(
                 // The text takes the width the rest leaves and is cut to
-                // it, so the bar stays on one line.
-                ProgressStyle::with_template("{elapsed_precise} [{bar:20}] {pos}/{len} {wide_msg}")
+                // it, so the bar stays on one line; a short bar leaves it
+                // room (the least needed part, LOS, comes last).
+                ProgressStyle::with_template("[{bar:12}] {pos}/{len} {wide_msg}")
                     .unwrap_or_else(|_| ProgressStyle::default_bar())
                     .progress_chars("=> "),
             );
@@ -145,7 +146,7 @@ impl Inner {
     }
 }
 
-/// `W 30 D 4 L 28 (51.6%)  Elo +11.2 ± 80.3  LOS 60.3%  LLR +0.12 [-2.94, +2.94]`.
+/// `W 30 D 4 L 28 (51.6%)  Elo +11.2 ± 80.3  LLR +0.12 [-2.94, +2.94]  LOS 60.3%`.
 pub(super) fn text(t: &PairedTally, sprt: Option<&SprtParams>) -> String {
     let g = &t.games;
     let elo = match t.pairs.pairs() {
@@ -153,19 +154,18 @@ pub(super) fn text(t: &PairedTally, sprt: Option<&SprtParams>) -> String {
         _ => t.pairs.elo_range(),
     };
     let mut line = format!(
-        "W {} D {} L {} ({:.1}%)  {elo}  LOS {:.1}%",
+        "W {} D {} L {} ({:.1}%)  {elo}",
         g.wins,
         g.draws,
         g.losses,
         100.0 * g.score(),
-        100.0 * g.los()
     );
     if let Some(p) = sprt {
         let (lower, upper) = p.bounds();
         let llr = p.llr_pentanomial(&t.pairs);
         line += &format!("  LLR {llr:+.2} [{lower:+.2}, {upper:+.2}]");
     }
-    line
+    line + &format!("  LOS {:.1}%", 100.0 * g.los())
 }
 
 /// A panic on a worker must not stop the others' progress.

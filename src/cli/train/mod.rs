@@ -85,8 +85,12 @@ fn join(a: &Args, ranks: &dyn Ranks) -> Result<Trainer> {
 fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
     let lead = job::leads();
     // A finished run resumed: report::resuming said so, and how to extend
-    // it. Every rank sees the same rounds, so all stop here together.
+    // it; here is where it stands, and nothing is played (no verdict).
+    // Every rank sees the same rounds, so all stop here together.
     if trainer.is_finished() {
+        if lead {
+            report::print_summary(&trainer, 0, 0.0, 0.0, a.run.json);
+        }
         if lead && a.run.json {
             super::json::print("train", &report::SummaryJson::new(&trainer, (0, 0.0, 0.0)))?;
         }
