@@ -1,22 +1,39 @@
-//! `mnk match A B`: two players over paired openings. Ctrl-C saves the
-//! games played so far to the records files and gives the result so far.
+//! `mnk match A B`: two players over paired openings, with a running
+//! line of the result so far. Ctrl-C saves the games played so far to the
+//! records files and gives the result so far. `--json` prints the result
+//! as one JSON object (docs/json/match.md).
+
+mod live;
 
 use super::job;
 use anyhow::{Context, Result};
+use live::Live;
 use mnk::arena::sprt_match::{run_sprt_match, SprtOutcome};
-use mnk::arena::stats::{SprtParams, SprtStatus};
+use mnk::arena::stats::{PairedTally, SprtParams, SprtStatus};
 use mnk::arena::{
     self, random_openings, Book, BookPart, MatchReport, Opening, OpeningStyle, PlayedGame,
 };
 use mnk::game::Rules;
 use mnk::players::{Player, PlayerSpec};
 use mnk::records::Record;
+use serde::Serialize;
+use std::fmt::Display;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// The flags of `mnk match`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  mnk match greedy:weights/gomoku.toml greedy        trained weights against the shipped ones
+  mnk match greedy:runs/gomoku-1/weights/best.toml greedy --sprt elo0=0,elo1=10
+  mnk match search:depth=4 greedy -n 50 --records games.csv
+  mnk match greedy random -g 7x6x4 --random-openings --stones 2
+  mnk match greedy greedy -n 20 --json                the result as JSON (docs/json/match.md)
+
+Progress: a line on stderr (a bar on a terminal, else every --progress-every
+seconds) with games, W/D/L, score, Elo and, with --sprt, the LLR.")]
 pub struct Args {
     /// Player A, e.g. greedy:weights/gomoku.toml or search:depth=4,width=9,weights=FILE.
     #[arg(value_name = "A")]
@@ -32,7 +49,8 @@ pub struct Args {
     /// (normalized Elo by default, pentanomial statistics over pairs).
     #[arg(long, value_name = "PARAMS")]
     sprt: Option<SprtParams>,
-    /// Openings per batch between SPRT checks.
+    /// Openings per batch between SPRT checks (and, in an MPI job, between
+    /// progress updates).
     #[arg(long, default_value_t = 32, value_name = "N")]
     batch: usize,
     #[command(flatten)]
@@ -46,6 +64,14 @@ pub struct Args {
     /// Also append every game to this SGF file.
     #[arg(long, value_name = "FILE")]
     sgf: Option<PathBuf>,
+    /// Away from a terminal, a progress line on stderr every SECS seconds
+    /// (0: none). On a terminal a bar shows it instead.
+    #[arg(long, default_value_t = 10.0, value_name = "SECS")]
+    progress_every: f64,
+    /// Print the result as one JSON object on stdout (fields:
+    /// docs/json/match.md); every other line goes to stderr.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Plays the match, prints the result and appends the games to the
@@ -79,19 +105,29 @@ pub fn run(a: Args) -> Result<()> {
     })())?;
     let (pa, pb, (openings, from)) = ready;
     let job_line = job::describe();
+    let json = a.json;
     if lead {
-        println!(
-            "{} vs {} on {}: {} openings x 2 colours ({from}), seed {}",
-            pa.name(),
-            pb.name(),
-            rules,
-            openings.len(),
-            a.seed
+        say(
+            json,
+            format!(
+                "{} vs {} on {}: {} openings x 2 colours ({from}), seed {}",
+                pa.name(),
+                pb.name(),
+                rules,
+                openings.len(),
+                a.seed
+            ),
         );
         if shared {
-            println!("{job_line}");
+            say(json, job_line);
         }
     }
+    anyhow::ensure!(
+        a.progress_every >= 0.0 && a.progress_every.is_finite(),
+        "--progress-every {}: give seconds, 0 or more",
+        a.progress_every
+    );
+    let live = Live::new(lead, 2 * openings.len() as u64, a.sprt, a.progress_every);
     let (sa, sb) = (a.player_a.clone(), a.player_b.clone());
     let make_a = move || -> Box<dyn Player> { sa.build(rules).expect("built once already") };
     let make_b = move || -> Box<dyn Player> { sb.build(rules).expect("built once already") };
@@ -109,6 +145,8 @@ pub fn run(a: Args) -> Result<()> {
         shown: (pa.name(), pb.name()),
         record_files: record_files.iter().map(|p| p.to_path_buf()).collect(),
         total_games: 2 * openings.len(),
+        json,
+        live: live.clone(),
     });
     // A rank sees only its own games as they end: in a job, the games
     // are saved once the match is over, and Ctrl-C just stops.
@@ -116,6 +154,7 @@ pub fn run(a: Args) -> Result<()> {
         save_on_ctrl_c(Arc::clone(&sink), Arc::clone(&setup))?;
     }
     let on_game = |g: &PlayedGame| {
+        let result = g_result(g);
         let mut finished = lock(&sink);
         let g = if finished.keep_moves {
             g.clone()
@@ -126,6 +165,8 @@ pub fn run(a: Args) -> Result<()> {
             }
         };
         finished.games.push(g);
+        drop(finished);
+        live.game(&result);
     };
     let play = |chunk: &[Opening], first: usize| {
         let (a_, b_) = (&make_a, &make_b);
@@ -136,8 +177,21 @@ pub fn run(a: Args) -> Result<()> {
         }
         .context("a game could not be played")
     };
+    let mut sprt_result = None;
     let report = match &a.sprt {
-        None => play(&openings, 0)?,
+        // One process sees every game as it ends.
+        None if !shared => play(&openings, 0)?,
+        // A rank sees only its own games: the match is played in batches,
+        // the same games in the same order, and the progress moves by
+        // batch.
+        None => {
+            let mut report = MatchReport::default();
+            for (i, chunk) in openings.chunks(a.batch.max(1)).enumerate() {
+                report.merge(play(chunk, i * a.batch.max(1))?);
+                live.tally(&report.tally);
+            }
+            report
+        }
         Some(sprt) => {
             anyhow::ensure!(a.batch >= 1, "--batch must be at least 1");
             let (lower, upper) = sprt.bounds();
@@ -146,20 +200,25 @@ pub fn run(a: Args) -> Result<()> {
                 llr,
                 status,
             } = run_sprt_match(&openings, a.batch, sprt, &play, |report, llr| {
-                if lead {
-                    eprintln!(
-                        "  {:>6} games  LLR {llr:+.2} [{lower:+.2}, {upper:+.2}]  {}",
-                        report.games_played(),
-                        report.tally.pairs
-                    );
-                }
+                live.tally(&report.tally);
+                live.println(format!(
+                    "  {:>6} games  LLR {llr:+.2} [{lower:+.2}, {upper:+.2}]  {}",
+                    report.games_played(),
+                    report.tally.pairs
+                ));
             })?;
+            live.finish();
             if lead {
-                print_sprt(sprt, status, llr, openings.len(), report.games_played());
+                say(
+                    json,
+                    sprt_line(sprt, status, llr, openings.len(), report.games_played()),
+                );
             }
+            sprt_result = Some((*sprt, status, llr));
             report
         }
     };
+    live.finish();
     if !lead {
         return Ok(());
     }
@@ -178,14 +237,164 @@ pub fn run(a: Args) -> Result<()> {
     print_result(&setup, &report);
     let t = &report.tally;
     let secs = report.elapsed.as_secs_f64().max(1e-9);
-    println!(
-        "{} games in {:.2}s ({:.0} games/s), mean {:.1} plies per game",
-        t.games.games(),
-        secs,
-        t.games.games() as f64 / secs,
-        report.plies as f64 / t.games.games().max(1) as f64
+    say(
+        json,
+        format!(
+            "{} games in {:.2}s ({:.0} games/s), mean {:.1} plies per game",
+            t.games.games(),
+            secs,
+            t.games.games() as f64 / secs,
+            report.plies as f64 / t.games.games().max(1) as f64
+        ),
     );
+    if json {
+        super::json::print(
+            "match",
+            &MatchJson {
+                player_a: &setup.names.0,
+                player_b: &setup.names.1,
+                name_a: &setup.shown.0,
+                name_b: &setup.shown.1,
+                game: rules.to_string(),
+                seed: a.seed,
+                openings: openings.len(),
+                openings_source: from,
+                result: TallyJson::new(t),
+                plies: report.plies,
+                seconds: report.elapsed.as_secs_f64(),
+                sprt: sprt_result.map(|(p, status, llr)| SprtJson::new(&p, status, llr)),
+                records: setup
+                    .record_files
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect(),
+            },
+        )?;
+    }
     Ok(())
+}
+
+/// A line for people: on stdout, or on stderr under `--json`, where
+/// stdout holds only the JSON object.
+pub(super) fn say(json: bool, line: impl Display) {
+    if json {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
+    }
+}
+
+/// A game's result for the running line, without its moves.
+fn g_result(g: &PlayedGame) -> (usize, mnk::arena::stats::GameResult) {
+    (g.opening, g.a_result())
+}
+
+/// `mnk match --json`'s object (docs/json/match.md).
+#[derive(Serialize)]
+struct MatchJson<'a> {
+    player_a: &'a str,
+    player_b: &'a str,
+    name_a: &'a str,
+    name_b: &'a str,
+    game: String,
+    seed: u64,
+    openings: usize,
+    openings_source: String,
+    #[serde(flatten)]
+    result: TallyJson,
+    plies: u64,
+    seconds: f64,
+    sprt: Option<SprtJson>,
+    records: Vec<String>,
+}
+
+/// A match's result from A's view as JSON, shared by `match` and
+/// `train`'s verdict: the games (trinomial) and the pairs (pentanomial),
+/// each with its Elo and 95% interval. JSON has no infinity: an end that
+/// is infinite (or an estimate, when A won or lost everything) is null,
+/// and the other end then holds the bound the text shows.
+#[derive(Serialize)]
+pub(super) struct TallyJson {
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    score: f64,
+    elo: Option<f64>,
+    elo_lower95: Option<f64>,
+    elo_upper95: Option<f64>,
+    los: f64,
+    pairs: u64,
+    pentanomial: [u64; 5],
+    pair_score: f64,
+    pair_elo: Option<f64>,
+    pair_elo_lower95: Option<f64>,
+    pair_elo_upper95: Option<f64>,
+}
+
+/// `x` if finite: JSON cannot hold infinities.
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+impl TallyJson {
+    pub(super) fn new(t: &PairedTally) -> TallyJson {
+        let (g, p) = (&t.games, &t.pairs);
+        let (gr, pr) = (g.elo_range(), p.elo_range());
+        TallyJson {
+            games: g.games(),
+            wins: g.wins,
+            draws: g.draws,
+            losses: g.losses,
+            score: g.score(),
+            elo: finite(g.elo()),
+            elo_lower95: finite(gr.lower()),
+            elo_upper95: finite(gr.upper()),
+            los: g.los(),
+            pairs: p.pairs(),
+            pentanomial: p.bins,
+            pair_score: p.score(),
+            pair_elo: finite(p.elo()),
+            pair_elo_lower95: finite(pr.lower()),
+            pair_elo_upper95: finite(pr.upper()),
+        }
+    }
+}
+
+/// The SPRT's settings and where it ended.
+#[derive(Serialize)]
+struct SprtJson {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    model: String,
+    llr: f64,
+    lower: f64,
+    upper: f64,
+    /// `H1`, `H0` or `continue` (inconclusive).
+    status: &'static str,
+}
+
+impl SprtJson {
+    fn new(p: &SprtParams, status: SprtStatus, llr: f64) -> SprtJson {
+        let (lower, upper) = p.bounds();
+        SprtJson {
+            elo0: p.elo0,
+            elo1: p.elo1,
+            alpha: p.alpha,
+            beta: p.beta,
+            model: p.model.to_string(),
+            llr,
+            lower,
+            upper,
+            status: match status {
+                SprtStatus::AcceptH1 => "H1",
+                SprtStatus::AcceptH0 => "H0",
+                SprtStatus::Continue => "continue",
+            },
+        }
+    }
 }
 
 /// Ctrl-C: save the games that have ended to the records files, give the
@@ -193,14 +402,18 @@ pub fn run(a: Args) -> Result<()> {
 fn save_on_ctrl_c(sink: Arc<Mutex<Finished>>, setup: Arc<Setup>) -> Result<()> {
     ctrlc::set_handler(move || {
         let mut finished = lock(&sink);
+        setup.live.finish();
         // A match whose games are saved already just stops.
         if !finished.saved {
             let report = MatchReport::from_games(std::mem::take(&mut finished.games));
             // A line of its own, after the ^C a terminal shows.
-            println!(
-                "\nInterrupted after {} of {} games.",
-                report.games.len(),
-                setup.total_games
+            say(
+                setup.json,
+                format!(
+                    "\nInterrupted after {} of {} games.",
+                    report.games.len(),
+                    setup.total_games
+                ),
             );
             let code = match save_games(&setup, &report) {
                 Ok(()) => 130,
@@ -288,6 +501,10 @@ struct Setup {
     shown: (String, String),
     record_files: Vec<PathBuf>,
     total_games: usize,
+    /// Human lines go to stderr (`--json`).
+    json: bool,
+    /// The running line, cleared before the last lines.
+    live: Live,
 }
 
 /// The games that have ended, in the order they ended.
@@ -310,14 +527,15 @@ fn save_games(setup: &Setup, report: &MatchReport) -> Result<()> {
         return Ok(());
     }
     if report.games.is_empty() {
-        println!("No game had ended, so none was saved.");
+        say(setup.json, "No game had ended, so none was saved.");
         return Ok(());
     }
-    append_records(
+    append_records_saying(
         setup.rules,
         (&setup.names.0, &setup.names.1),
         &setup.record_files,
         &report.games,
+        &|line| say(setup.json, line),
     )
 }
 
@@ -325,9 +543,20 @@ fn save_games(setup: &Setup, report: &MatchReport) -> Result<()> {
 /// and white, and says how many went to each.
 pub(super) fn append_records(
     rules: Rules,
+    names: (&str, &str),
+    record_files: &[PathBuf],
+    played: &[PlayedGame],
+) -> Result<()> {
+    append_records_saying(rules, names, record_files, played, &|l| println!("{l}"))
+}
+
+/// [`append_records`], saying how many went to each file through `say`.
+fn append_records_saying(
+    rules: Rules,
     (name_a, name_b): (&str, &str),
     record_files: &[PathBuf],
     played: &[PlayedGame],
+    say: &dyn Fn(String),
 ) -> Result<()> {
     let date = mnk::records::utc_now();
     let games: Vec<Record> = played
@@ -350,11 +579,11 @@ pub(super) fn append_records(
         .collect();
     for path in record_files {
         let total = mnk::play::append_games(path, &games, rules)?;
-        println!(
+        say(format!(
             "{} games appended to {} ({total} games in the file)",
             games.len(),
             path.display()
-        );
+        ));
     }
     Ok(())
 }
@@ -367,6 +596,17 @@ pub(super) fn print_sprt(
     openings: usize,
     games: u64,
 ) {
+    println!("{}", sprt_line(sprt, status, llr, openings, games));
+}
+
+/// The text of [`print_sprt`].
+fn sprt_line(
+    sprt: &SprtParams,
+    status: SprtStatus,
+    llr: f64,
+    openings: usize,
+    games: u64,
+) -> String {
     let (lower, upper) = sprt.bounds();
     let scale = match sprt.model {
         mnk::arena::stats::SprtModel::Normalized => "normalized Elo",
@@ -385,15 +625,19 @@ pub(super) fn print_sprt(
             format!("inconclusive after {openings} openings (raise --openings to play on)")
         }
     };
-    println!(
+    format!(
         "SPRT {sprt}: {verdict}; LLR {llr:+.2} in [{lower:+.2}, {upper:+.2}] after {games} games"
-    );
+    )
 }
 
 fn print_result(setup: &Setup, report: &MatchReport) {
     let t = &report.tally;
-    println!("A = {}", setup.shown.0);
-    println!("B = {}", setup.shown.1);
-    println!("A's result: {}", t.games);
-    println!("A's pairs:  {}", t.pairs);
+    let json = setup.json;
+    say(json, format!("A = {}", setup.shown.0));
+    say(json, format!("B = {}", setup.shown.1));
+    say(
+        json,
+        format!("A's result: {}, LOS {:.1}%", t.games, 100.0 * t.games.los()),
+    );
+    say(json, format!("A's pairs:  {}", t.pairs));
 }

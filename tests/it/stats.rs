@@ -206,7 +206,10 @@ fn all_wins_and_all_losses() {
         assert_eq!(wins.elo(), f64::INFINITY);
         assert_eq!(wins.elo_error95(), f64::INFINITY);
         assert_eq!(wins.normalized_elo(), f64::INFINITY);
-        assert_eq!(wins.to_string(), "W 50 D 0 L 0 (100.0%) Elo +inf ± inf");
+        assert_eq!(
+            wins.to_string(),
+            "W 50 D 0 L 0 (100.0%) Elo > +446.4 (all won)"
+        );
         let llr = params.llr_trinomial(&wins);
         assert!(llr.is_finite() && llr > 0.0, "{model}: {llr}");
 

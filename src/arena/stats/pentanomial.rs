@@ -7,7 +7,7 @@ use std::ops::AddAssign;
 
 use serde::{Deserialize, Serialize};
 
-use super::{elo_from_score, elo_interval, fmt_elo, half_width, mean_variance, normalized_elo};
+use super::{elo_from_score, elo_interval, half_width, mean_variance, normalized_elo, EloRange};
 use super::{GameResult, ScoreError, Tally};
 
 /// Game pairs (same opening, colours swapped) counted by A's pair score.
@@ -132,6 +132,12 @@ impl Pentanomial {
         half_width(self.elo_interval95())
     }
 
+    /// The Elo estimate and its 95% interval as shown: `±` where both ends
+    /// are finite, a bound when A won (lost) both games of every pair.
+    pub fn elo_range(&self) -> EloRange {
+        EloRange::new(self.pairs(), self.score(), self.elo_interval95())
+    }
+
     /// Normalized Elo estimate with the per-game standard deviation taken as
     /// `√(2·pair_variance())` (fishtest's convention). 0 with no pairs.
     pub fn normalized_elo(&self) -> f64 {
@@ -154,13 +160,7 @@ impl fmt::Display for Pentanomial {
         if self.pairs() == 0 {
             return write!(f, " (no pairs)");
         }
-        write!(
-            f,
-            " ({:.1}%) Elo {} ± {:.1}",
-            100.0 * self.score(),
-            fmt_elo(self.elo()),
-            self.elo_error95()
-        )
+        write!(f, " ({:.1}%) {}", 100.0 * self.score(), self.elo_range())
     }
 }
 

@@ -7,7 +7,7 @@ use std::ops::AddAssign;
 use serde::{Deserialize, Serialize};
 
 use super::GameResult;
-use super::{elo_from_score, elo_interval, fmt_elo, half_width, mean_variance, normalized_elo};
+use super::{elo_from_score, elo_interval, half_width, mean_variance, normalized_elo, EloRange};
 
 /// Wins, draws and losses of player A against player B (the trinomial model).
 ///
@@ -111,6 +111,18 @@ impl Tally {
         half_width(self.elo_interval95())
     }
 
+    /// The Elo estimate and its 95% interval as shown: `±` where both ends
+    /// are finite, a bound when A won or lost every game.
+    pub fn elo_range(&self) -> EloRange {
+        EloRange::new(self.games(), self.score(), self.elo_interval95())
+    }
+
+    /// The likelihood that A is stronger, from the wins and losses
+    /// ([`los`](super::los)).
+    pub fn los(&self) -> f64 {
+        super::los(self.wins, self.losses)
+    }
+
     /// Normalized Elo estimate, `(s − ½)/σ_game · 800/ln 10` with `σ_game`
     /// the per-game standard deviation. 0 with no games or all draws; `±∞`
     /// when every game was won (lost).
@@ -148,19 +160,14 @@ impl FromIterator<GameResult> for Tally {
 }
 
 impl fmt::Display for Tally {
-    /// `W 120 D 30 L 50 (67.5%) Elo +127.0 ± 47.2`, or
+    /// `W 120 D 30 L 50 (67.5%) Elo +127.0 ± 47.2`,
+    /// `W 50 D 0 L 0 (100.0%) Elo > +446.4 (all won)`, or
     /// `W 0 D 0 L 0 (no games)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "W {} D {} L {}", self.wins, self.draws, self.losses)?;
         if self.games() == 0 {
             return write!(f, " (no games)");
         }
-        write!(
-            f,
-            " ({:.1}%) Elo {} ± {:.1}",
-            100.0 * self.score(),
-            fmt_elo(self.elo()),
-            self.elo_error95()
-        )
+        write!(f, " ({:.1}%) {}", 100.0 * self.score(), self.elo_range())
     }
 }

@@ -10,6 +10,18 @@ use std::path::{Path, PathBuf};
 
 /// `mnk train`'s arguments.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  mnk train -g tictactoe --rounds 30              a quick run on a small board
+  mnk train --rounds 200 --select confirm         gomoku, adoptions confirmed by a match
+  mnk train --optimizer spsa --rounds 500
+  mnk train --player search:depth=2,width=9 --name search-1
+  mnk train --resume runs/gomoku-1                continue where it stopped
+  mnk train --resume runs/gomoku-1 --rounds 400   play a finished run on to round 400
+  mnk train -g 7x6x4 --rounds 50 --json           closing summary as JSON (docs/json/train.md)
+
+Progress: a bar on a terminal (stderr), a line per check otherwise.
+Ctrl-C stops after the round in hand; --resume continues.")]
 pub struct Args {
     /// The run: its folder, game, length, trained player and closing match.
     #[command(flatten)]
@@ -62,7 +74,8 @@ pub struct RunArgs {
     /// tic-tac-toe, every 10 otherwise).
     #[arg(long, value_name = "R", conflicts_with = "resume")]
     pub check_every: Option<u32>,
-    /// Openings (each played twice) per reference in large-board checks.
+    /// Openings (each played twice) per reference in large-board checks
+    /// [default: 500 on large boards, 200 on small ones].
     #[arg(long, conflicts_with = "resume")]
     pub check_openings: Option<u32>,
     /// The player of the large-board checks and the closing verdict
@@ -83,7 +96,7 @@ pub struct RunArgs {
     /// Continue the run in this folder where it stopped.
     #[arg(long, value_name = "RUN_FOLDER")]
     pub resume: Option<PathBuf>,
-    /// The seed every random choice derives from.
+    /// The seed every random choice derives from [default: 1].
     #[arg(long, conflicts_with = "resume")]
     pub seed: Option<u64>,
     /// Openings (each played twice) of the closing match against the start weights (0: skip).
@@ -92,6 +105,10 @@ pub struct RunArgs {
     /// Do not draw plots at the end.
     #[arg(long)]
     pub no_plots: bool,
+    /// Print the closing summary and verdict as one JSON object on stdout
+    /// (fields: docs/json/train.md); every other line goes to stderr.
+    #[arg(long)]
+    pub json: bool,
 }
 
 impl RunArgs {
@@ -123,7 +140,8 @@ impl RunArgs {
 /// What a round plays.
 #[derive(clap::Args, Debug)]
 pub struct RoundArgs {
-    /// Challengers per round (C); the incumbent and the C challengers play a round robin.
+    /// Challengers per round (C); the incumbent and the C challengers play
+    /// a round robin [default: 4].
     #[arg(long, short = 'c', conflicts_with = "resume")]
     pub challengers: Option<u32>,
     /// Openings per pairing per round (G), each played with both colours

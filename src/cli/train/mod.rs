@@ -19,7 +19,7 @@ use mnk::arena::ranks::Ranks;
 use mnk::eval::{shipped_weights, Weights};
 use mnk::train::{Observer, Snapshot, StartWeights, TrainError, TrainedPlayer, Trainer};
 use progress::{stop_on_ctrl_c, Progress};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Runs `mnk train`.
@@ -74,7 +74,7 @@ fn join(a: &Args, ranks: &dyn Ranks) -> Result<Trainer> {
     let trainer = job::agree(trainer)?;
     let line = job::describe();
     if ranks.rank() == 0 {
-        println!("{line}");
+        report::say(a.run.json, line);
     }
     Ok(trainer)
 }
@@ -84,6 +84,18 @@ fn join(a: &Args, ranks: &dyn Ranks) -> Result<Trainer> {
 /// alone prints and writes.
 fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
     let lead = job::leads();
+    // A finished run resumed: report::resuming said so, and how to extend
+    // it; here is where it stands, and nothing is played (no verdict).
+    // Every rank sees the same rounds, so all stop here together.
+    if trainer.is_finished() {
+        if lead {
+            report::print_summary(&trainer, 0, 0.0, 0.0, a.run.json);
+        }
+        if lead && a.run.json {
+            super::json::print("train", &report::SummaryJson::new(&trainer, (0, 0.0, 0.0)))?;
+        }
+        return Ok(());
+    }
     let started = Instant::now();
     let commit = trainer.commit_guard();
     let mut progress = match lead {
@@ -104,10 +116,12 @@ fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
         Ok(result?)
     };
     job::fail_together(trained())?;
+    let mut json = None;
     let plot_error = match &progress {
         Some(p) => {
-            let secs = started.elapsed().as_secs_f64();
-            report::print_summary(&trainer, p.games, p.round_seconds, secs);
+            let session = (p.games, p.round_seconds, started.elapsed().as_secs_f64());
+            report::print_summary(&trainer, session.0, session.1, session.2, a.run.json);
+            let json = json.insert(report::SummaryJson::new(&trainer, session));
             // The run is complete and saved: plots that cannot be drawn (a
             // full disk) do not cost the verdict, but they make the exit
             // status 1.
@@ -115,7 +129,9 @@ fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
                 None
             } else {
                 let _writing = commit.hold();
-                plots(&trainer).err()
+                plots(&trainer, a.run.json)
+                    .map(|files| json.plots(&files))
+                    .err()
             }
         }
         None => None,
@@ -123,8 +139,14 @@ fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
     if a.run.verdict_openings > 0 {
         let v = job::fail_together(trainer.verdict(a.run.verdict_openings).map_err(Into::into))?;
         if lead {
-            println!("verdict: {}", v.summary());
+            report::say(a.run.json, format!("verdict: {}", v.summary()));
         }
+        if let Some(j) = json.as_mut() {
+            j.verdict(&v);
+        }
+    }
+    if let (Some(j), true) = (&json, a.run.json) {
+        super::json::print("train", j)?;
     }
     match plot_error {
         None => Ok(()),
@@ -197,7 +219,7 @@ fn create(a: &Args) -> Result<Trainer> {
     };
     let t =
         Trainer::create(cfg, start, &a.run.runs_dir, a.run.force).map_err(|e| worded(e, None))?;
-    println!("{}", report::plan(&t));
+    report::say(a.run.json, report::plan(&t));
     Ok(t)
 }
 
@@ -214,26 +236,27 @@ fn resume(a: &Args, dir: &Path) -> Result<Trainer> {
     t.reconfigure(cfg.clone(), a.run.force)
         .map_err(|e| worded(e, Some((&path, &was, &cfg))))
         .with_context(|| format!("cannot resume {}", dir.display()))?;
-    println!("{}", report::resuming(&t));
+    report::say(a.run.json, report::resuming(&t));
     Ok(t)
 }
 
-/// Draws the run's plots and lists the PNG files, or says they were not
-/// drawn.
-fn plots(t: &Trainer) -> Result<(), mnk::plot::PlotError> {
+/// Draws the run's plots and lists the PNG files (returned), or says they
+/// were not drawn.
+fn plots(t: &Trainer, json: bool) -> Result<Vec<PathBuf>, mnk::plot::PlotError> {
     match mnk::plot::plot_run(t.dir().path()) {
         Ok(files) => {
-            println!("plots: {}", t.dir().plots().display());
-            for f in files
-                .iter()
+            report::say(json, format!("plots: {}", t.dir().plots().display()));
+            let png: Vec<PathBuf> = files
+                .into_iter()
                 .filter(|f| f.extension().is_some_and(|e| e == "png"))
-            {
-                println!("  {}", f.display());
+                .collect();
+            for f in &png {
+                report::say(json, format!("  {}", f.display()));
             }
-            Ok(())
+            Ok(png)
         }
         Err(e) => {
-            println!("plots: not drawn (see the error below)");
+            report::say(json, "plots: not drawn (see the error below)");
             Err(e)
         }
     }

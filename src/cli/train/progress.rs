@@ -57,8 +57,12 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar for `t`'s remaining rounds (or games, under a game budget);
-    /// `plots`: redraw the plots now and then.
+    /// A bar for `t`'s rounds played out of planned (or games, under a
+    /// game budget); `plots`: redraw the plots now and then. Round 0, the
+    /// start weights, is not counted: a run of 30 rounds ends at 30/30.
+    /// The message takes the width the rest leaves and is cut to it, so
+    /// the bar stays one line on any terminal (a wrapped bar is redrawn
+    /// as a new line at every tick).
     pub fn new(t: &Trainer, plots: bool, commit: CommitGuard) -> Progress {
         let terminal = std::io::stderr().is_terminal();
         let budget = t.config().max_games;
@@ -66,7 +70,7 @@ impl Progress {
             Some(if budget > 0 {
                 budget
             } else {
-                u64::from(t.config().rounds) + 1
+                u64::from(t.config().rounds)
             }),
             if terminal {
                 ProgressDrawTarget::stderr()
@@ -76,9 +80,9 @@ impl Progress {
         );
         bar.set_style(
             ProgressStyle::with_template(if budget > 0 {
-                "{elapsed_precise} [{bar:30}] games {human_pos}/{human_len} eta {eta} {msg}"
+                "{elapsed_precise} [{bar:20}] games {human_pos}/{human_len} eta {eta} {wide_msg}"
             } else {
-                "{elapsed_precise} [{bar:30}] round {pos}/{len} eta {eta} {msg}"
+                "{elapsed_precise} [{bar:20}] round {pos}/{len} eta {eta} {wide_msg}"
             })
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> "),
@@ -86,7 +90,7 @@ impl Progress {
         bar.set_position(if budget > 0 {
             t.games_played()
         } else {
-            u64::from(t.next_round())
+            u64::from(t.next_round().saturating_sub(1))
         });
         bar.enable_steady_tick(Duration::from_millis(500));
         Progress {
@@ -153,7 +157,7 @@ impl Observer for Progress {
         if self.budget {
             self.bar.inc(r.total_games());
         } else {
-            self.bar.set_position(u64::from(r.round) + 1);
+            self.bar.set_position(u64::from(r.round));
         }
         // In a job of several processes: how long the ranks waited for
         // the slowest, and the sums' own cost.

@@ -1,8 +1,22 @@
 //! What `mnk train` prints: the plan of a new run, and the closing lines
-//! (folder, speed, what the optimiser did, the last check).
+//! (folder, speed, what the optimiser did, the last check), as lines for
+//! people or, with `--json`, one JSON object (docs/json/train.md).
 
-use mnk::train::{Optimizer, RunConfig, Trainer};
+use super::super::matches::TallyJson;
+use mnk::train::{Optimizer, RunConfig, Trainer, Verdict};
+use serde::Serialize;
+use std::fmt::Display;
 use std::path::Path;
+
+/// A line for people: on stdout, or on stderr under `--json`, where
+/// stdout holds only the JSON object.
+pub fn say(json: bool, line: impl Display) {
+    if json {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
+    }
+}
 
 /// The line that starts a new run: what is trained, where, and how.
 pub fn plan(t: &Trainer) -> String {
@@ -101,74 +115,222 @@ fn sigma_plan(c: &RunConfig) -> String {
     s
 }
 
-/// The line that continues a resumed run.
+/// The line that continues a resumed run, or says that a finished one
+/// has nothing left to do and how to extend it.
 pub fn resuming(t: &Trainer) -> String {
-    format!(
-        "resuming {} at round {} of {}",
-        t.dir().path().display(),
-        t.next_round(),
-        t.config().rounds
-    )
+    let (dir, c) = (t.dir().path().display(), t.config());
+    let played = t.next_round().saturating_sub(1);
+    if !t.is_finished() {
+        return format!("resuming {dir} at round {} of {}", t.next_round(), c.rounds);
+    }
+    let why = if let Some(r) = t.stopped_on_plateau() {
+        format!(
+            "it stopped on a plateau after round {r} of {} (--stop-on-plateau)",
+            c.rounds
+        )
+    } else if c.max_games > 0 && t.games_played() >= c.max_games {
+        format!(
+            "its game budget is spent ({} games, --max-games {}, after {played} of {} rounds); to play on, resume with a larger --max-games",
+            t.games_played(),
+            c.max_games,
+            c.rounds
+        )
+    } else {
+        format!(
+            "all {} rounds are played; to play on, resume with --rounds N, N larger than {}",
+            c.rounds, c.rounds
+        )
+    };
+    format!("{dir} is finished, nothing to do: {why}")
 }
 
 /// Prints where the run and its weights are, the speed of its rounds
 /// (`games` played in `round_seconds` of rounds, `secs` in all), what the
-/// optimiser did and the last check.
-pub fn print_summary(t: &Trainer, games: u64, round_seconds: f64, secs: f64) {
-    println!("run folder: {}", t.dir().path().display());
-    println!("trained weights: {}", t.dir().best_weights().display());
+/// optimiser did and the last check; on stderr under `--json`.
+pub fn print_summary(t: &Trainer, games: u64, round_seconds: f64, secs: f64, json: bool) {
+    say(json, format!("run folder: {}", t.dir().path().display()));
+    say(
+        json,
+        format!("trained weights: {}", t.dir().best_weights().display()),
+    );
     if games > 0 {
-        println!(
-            "{} training games in {:.1}s of rounds ({:.0} games/s; {:.1}s in all)",
-            games,
-            round_seconds,
-            games as f64 / round_seconds.max(1e-9),
-            secs
+        say(
+            json,
+            format!(
+                "{} training games in {:.1}s of rounds ({:.0} games/s; {:.1}s in all)",
+                games,
+                round_seconds,
+                games as f64 / round_seconds.max(1e-9),
+                secs
+            ),
         );
     }
-    println!("{}", method_summary(t));
+    say(json, method_summary(t));
     for line in t.budget_use().lines() {
-        println!("{line}");
+        say(json, line);
     }
     if let Some(r) = t.stopped_on_plateau() {
-        println!(
-            "stopped early after round {r} (--stop-on-plateau): no adoption with σ at its floor"
+        say(
+            json,
+            format!(
+                "stopped early after round {r} (--stop-on-plateau): no adoption with σ at its floor"
+            ),
         );
     }
     if let Some(c) = t.checks().last() {
-        println!("last check (round {}): {}", c.round, c.summary());
+        say(
+            json,
+            format!("last check (round {}): {}", c.round, c.summary()),
+        );
+    }
+}
+
+/// What the optimiser did over the whole run, counted.
+struct Method {
+    /// Rounds played after round 0 (the start).
+    played: usize,
+    adopted: usize,
+    spsa: usize,
+    confirms: usize,
+    passed: usize,
+    confirm_games: u64,
+}
+
+fn method(t: &Trainer) -> Method {
+    let rounds = &t.rounds()[1.min(t.rounds().len())..];
+    let confirms: Vec<_> = rounds.iter().filter_map(|r| r.confirm.as_ref()).collect();
+    Method {
+        played: rounds.len(),
+        adopted: rounds
+            .iter()
+            .filter(|r| r.spsa.is_none() && r.champion != 0)
+            .count(),
+        spsa: rounds.iter().filter(|r| r.spsa.is_some()).count(),
+        confirms: confirms.len(),
+        passed: confirms.iter().filter(|c| c.passed()).count(),
+        confirm_games: confirms.iter().map(|c| c.games()).sum(),
     }
 }
 
 /// One line on what the optimiser did over the whole run.
 pub fn method_summary(t: &Trainer) -> String {
-    let rounds = &t.rounds()[1.min(t.rounds().len())..];
-    let played = rounds.len();
-    let adopted = rounds
-        .iter()
-        .filter(|r| r.spsa.is_none() && r.champion != 0)
-        .count();
-    let confirms: Vec<_> = rounds.iter().filter_map(|r| r.confirm.as_ref()).collect();
-    let spsa = rounds.iter().filter(|r| r.spsa.is_some()).count();
+    let m = method(t);
     let mut parts = vec![format!(
-        "{played} rounds, {} games in all",
+        "{} rounds, {} games in all",
+        m.played,
         t.games_played()
     )];
-    if spsa > 0 {
-        parts.push(format!("{spsa} SPSA steps"));
+    if m.spsa > 0 {
+        parts.push(format!("{} SPSA steps", m.spsa));
     }
-    if spsa < played {
-        parts.push(format!("{adopted} challengers adopted"));
+    if m.spsa < m.played {
+        parts.push(format!("{} challengers adopted", m.adopted));
     }
-    if !confirms.is_empty() {
-        let passed = confirms.iter().filter(|c| c.passed()).count();
-        let games: u64 = confirms.iter().map(|c| c.games()).sum();
+    if m.confirms > 0 {
         parts.push(format!(
-            "{} confirmations ({passed} passed, {games} games)",
-            confirms.len()
+            "{} confirmations ({} passed, {} games)",
+            m.confirms, m.passed, m.confirm_games
         ));
     }
     parts.join(", ")
+}
+
+/// `mnk train --json`'s object (docs/json/train.md).
+#[derive(Serialize)]
+pub struct SummaryJson {
+    run_folder: String,
+    trained_weights: String,
+    game: String,
+    player: String,
+    optimizer: String,
+    seed: u64,
+    rounds_planned: u32,
+    rounds_played: u32,
+    games: u64,
+    finished: bool,
+    stopped_on_plateau: Option<u32>,
+    challengers_adopted: usize,
+    spsa_steps: usize,
+    confirmations: usize,
+    confirmations_passed: usize,
+    confirmation_games: u64,
+    session: SessionJson,
+    last_check: Option<CheckJson>,
+    plots: Vec<String>,
+    verdict: Option<VerdictJson>,
+}
+
+/// What this process did (a resumed run counts only its own rounds).
+#[derive(Serialize)]
+struct SessionJson {
+    games: u64,
+    round_seconds: f64,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct CheckJson {
+    round: u32,
+    summary: String,
+}
+
+#[derive(Serialize)]
+struct VerdictJson {
+    openings: usize,
+    summary: String,
+    #[serde(flatten)]
+    result: TallyJson,
+}
+
+impl SummaryJson {
+    /// The run as it stands; `games`, `round_seconds` and `secs` are this
+    /// process's, as for [`print_summary`].
+    pub fn new(t: &Trainer, (games, round_seconds, secs): (u64, f64, f64)) -> SummaryJson {
+        let (c, m) = (t.config(), method(t));
+        SummaryJson {
+            run_folder: t.dir().path().display().to_string(),
+            trained_weights: t.dir().best_weights().display().to_string(),
+            game: c.game.to_string(),
+            player: c.player.clone(),
+            optimizer: c.optimizer.to_string(),
+            seed: c.seed,
+            rounds_planned: c.rounds,
+            rounds_played: m.played as u32,
+            games: t.games_played(),
+            finished: t.is_finished(),
+            stopped_on_plateau: t.stopped_on_plateau(),
+            challengers_adopted: m.adopted,
+            spsa_steps: m.spsa,
+            confirmations: m.confirms,
+            confirmations_passed: m.passed,
+            confirmation_games: m.confirm_games,
+            session: SessionJson {
+                games,
+                round_seconds,
+                seconds: secs,
+            },
+            last_check: t.checks().last().map(|c| CheckJson {
+                round: c.round,
+                summary: c.summary(),
+            }),
+            plots: Vec::new(),
+            verdict: None,
+        }
+    }
+
+    /// Adds the plot files drawn.
+    pub fn plots(&mut self, files: &[std::path::PathBuf]) {
+        self.plots = files.iter().map(|f| f.display().to_string()).collect();
+    }
+
+    /// Adds the closing verdict.
+    pub fn verdict(&mut self, v: &Verdict) {
+        self.verdict = Some(VerdictJson {
+            openings: v.openings,
+            summary: v.summary(),
+            result: TallyJson::new(&v.tally),
+        });
+    }
 }
 
 /// `<base>-1`, `<base>-2`, …: the first name not yet used in `runs_dir`.
