@@ -124,6 +124,7 @@ fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
         let v = job::fail_together(trainer.verdict(a.run.verdict_openings).map_err(Into::into))?;
         if lead {
             println!("verdict: {}", v.summary());
+            trainer.record_verdict(&v)?;
         }
     }
     match plot_error {
