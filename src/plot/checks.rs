@@ -2,9 +2,9 @@
 //! against the exact player (agreement, lost lines, safe depth); on large
 //! boards, Elo against each reference with its error bar.
 
-use super::style::{color, legend, line_key, mesh, title, Axes, LARGE, SMALL};
+use super::style::{color, legend, line_key, mesh, signed, title, Axes, LARGE, SMALL};
 use super::{DrawError, RunData};
-use crate::train::{Check, ExactCheck};
+use crate::train::{Check, CheckRow, ExactCheck};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -175,12 +175,12 @@ fn safe_depth_panel<DB: DrawingBackend>(
 
 /// One reference's checks: (round, Elo, low end, high end of the 95%
 /// interval).
-type EloPoints = Vec<(f64, f64, f64, f64)>;
+pub(super) type EloPoints = Vec<(f64, f64, f64, f64)>;
 
 /// The match checks, per reference in the order they first appear.
-fn elo_points(data: &RunData) -> Vec<(String, EloPoints)> {
+pub(super) fn elo_points(checks: &[CheckRow]) -> Vec<(String, EloPoints)> {
     let mut refs: Vec<(String, EloPoints)> = Vec::new();
-    for c in &data.checks {
+    for c in checks {
         if let Check::Match(v) = &c.check {
             for r in v {
                 let (lo, hi) = r.tally.pairs.elo_interval95();
@@ -214,7 +214,7 @@ fn elo_range(refs: &[(String, EloPoints)]) -> (f64, f64) {
 
 /// Strength against the references: Elo per check with 95% error bars.
 fn elo<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData) -> Result<(), DrawError> {
-    let refs = elo_points(data);
+    let refs = elo_points(&data.checks);
     let (lo, hi) = elo_range(&refs);
     let x_max = data.last_round() + 1.0;
     let games = data
@@ -238,7 +238,7 @@ fn elo<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData) -> Res
         &mut chart,
         format!("round ({games} games per check and reference, fixed check openings)"),
         "Elo of the incumbent (pentanomial, 95% error bars)",
-        &|y| format!("{y:+.0}"),
+        &|y| signed(*y, 0),
         LARGE,
     )
     .draw()?;

@@ -1,11 +1,51 @@
 //! The `score` chart of random search: the round robin's scores per round
 //! above, which player won each round below.
+//!
+//! A score is a percentage, (wins + draws/2) / games, so rounds of any
+//! size read alike and 50% is "as good as the field". The axis spans what
+//! is drawn (the champion's and the incumbent's scores), not every
+//! challenger's, with room above the lines for the legend.
 
 use super::style::{color, legend, line_key, mesh, title, TextSize, LARGE};
 use super::{DrawError, RunData};
+use crate::arena::stats::Tally;
 use crate::train::RoundResult;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+/// A player's round robin score in percent; 50 without games.
+fn percent(t: &Tally) -> f64 {
+    if t.games() == 0 {
+        50.0
+    } else {
+        100.0 * t.score()
+    }
+}
+
+/// The drawn points of a round: (round, champion's score, incumbent's
+/// score), in percent.
+fn drawn(r: &RoundResult) -> (f64, f64, f64) {
+    let p = |i: usize| r.tallies.get(i).map_or(50.0, percent);
+    (f64::from(r.round), p(r.champion), p(0))
+}
+
+/// The score axis for `points` (from [`drawn`]): every drawn score, at
+/// least 2 points wide, padded by 8% below and by 45% of the span above,
+/// where the legend goes (over a quarter of the axis).
+fn score_range(points: &[(f64, f64, f64)]) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for &(_, c, i) in points {
+        lo = lo.min(c.min(i));
+        hi = hi.max(c.max(i));
+    }
+    if !lo.is_finite() {
+        (lo, hi) = (50.0, 50.0);
+    }
+    let mid = (lo + hi) / 2.0;
+    let (lo, hi) = (lo.min(mid - 1.0), hi.max(mid + 1.0));
+    let span = hi - lo;
+    ((lo - 0.08 * span).max(0.0), (hi + 0.45 * span).min(100.0))
+}
 
 /// Draws the chart on `root`.
 pub(super) fn draw<DB: DrawingBackend>(
@@ -30,14 +70,9 @@ fn scores_panel<DB: DrawingBackend>(
     played: &[&RoundResult],
     x_max: f64,
 ) -> Result<(), DrawError> {
-    let (mut lo, mut hi) = (-1.0f64, 1.0f64);
-    for r in played {
-        for i in 0..r.tallies.len() {
-            lo = lo.min(r.score(i) as f64);
-            hi = hi.max(r.score(i) as f64);
-        }
-    }
-    let pad = (hi - lo) * 0.08;
+    let points: Vec<(f64, f64, f64)> = played.iter().map(|r| drawn(r)).collect();
+    let (lo, hi) = score_range(&points);
+    let games = played.first().map_or(0, |r| r.tallies[0].games());
     let mut chart = ChartBuilder::on(area)
         .caption(
             title(data, "Round robin scores"),
@@ -46,38 +81,44 @@ fn scores_panel<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(110)
-        .build_cartesian_2d(0.5f64..x_max, (lo - pad)..(hi + pad))?;
+        .build_cartesian_2d(0.5f64..x_max, lo..hi)?;
     mesh(
         &mut chart,
         "round",
-        "score = wins − losses",
-        &|y| format!("{y:+.0}"),
+        format!("score in the round robin, % ({games} games per player)"),
+        &|y| format!("{y:.1}%"),
         LARGE,
     )
     .draw()?;
-    let best = |r: &RoundResult| r.score(r.champion) as f64;
+    if (lo..hi).contains(&50.0) {
+        chart.draw_series(LineSeries::new(
+            [(0.5, 50.0), (x_max, 50.0)],
+            BLACK.mix(0.3).stroke_width(1),
+        ))?;
+    }
+    // The incumbent first, thin, so the champion's line covers it in the
+    // rounds where the incumbent is kept (the two are then the same).
     chart
         .draw_series(LineSeries::new(
-            played.iter().map(|r| (f64::from(r.round), best(r))),
+            points.iter().map(|&(x, _, i)| (x, i)),
+            color(7).stroke_width(1),
+        ))?
+        .label("incumbent's score (the same as the champion's when it is kept)")
+        .legend(line_key(color(7), 1));
+    chart
+        .draw_series(LineSeries::new(
+            points.iter().map(|&(x, c, _)| (x, c)),
             color(0).stroke_width(2),
         ))?
         .label("champion's score")
         .legend(line_key(color(0), 2));
     chart
-        .draw_series(LineSeries::new(
-            played
-                .iter()
-                .map(|r| (f64::from(r.round), r.score(0) as f64)),
-            color(7).stroke_width(1),
-        ))?
-        .label("incumbent's score")
-        .legend(line_key(color(7), 1));
-    chart
         .draw_series(
             played
                 .iter()
-                .filter(|r| r.champion != 0)
-                .map(|r| Circle::new((f64::from(r.round), best(r)), 4, color(3).filled())),
+                .zip(&points)
+                .filter(|(r, _)| r.champion != 0)
+                .map(|(_, &(x, c, _))| Circle::new((x, c), 4, color(3).filled())),
         )?
         .label("a challenger took over")
         .legend(|(x, y)| Circle::new((x + 10, y), 4, color(3).filled()));
@@ -137,4 +178,58 @@ fn winners_panel<DB: DrawingBackend>(
             .map(|&p| Cross::new(p, 5, color(1).stroke_width(2))),
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Rules;
+    use crate::train::RunConfig;
+
+    fn round(n: u32, tallies: &[(u64, u64, u64)], champion: usize) -> RoundResult {
+        let cfg = RunConfig::defaults(Rules::GOMOKU);
+        let mut r = RoundResult::start(&cfg, crate::eval::Weights::default_for(cfg.game));
+        r.round = n;
+        r.tallies = tallies
+            .iter()
+            .map(|&(w, d, l)| Tally::new(w, d, l))
+            .collect();
+        r.champion = champion;
+        r
+    }
+
+    #[test]
+    fn scores_are_percentages_of_the_points() {
+        // 60 wins, 20 draws, 20 losses: 70 points of 100.
+        let r = round(3, &[(60, 20, 20), (70, 0, 30)], 1);
+        assert_eq!(drawn(&r), (3.0, 70.0, 70.0));
+        let r = round(4, &[(10, 0, 30), (30, 0, 10)], 0);
+        assert_eq!(drawn(&r), (4.0, 25.0, 25.0));
+        let r = round(5, &[(10, 0, 30), (30, 0, 10)], 1);
+        assert_eq!(drawn(&r), (5.0, 75.0, 25.0));
+    }
+
+    #[test]
+    fn the_axis_spans_the_drawn_scores_only() {
+        // A challenger far below (5%) is not drawn, so not on the axis.
+        let rounds = [
+            round(1, &[(52, 0, 48), (5, 0, 95), (55, 0, 45)], 2),
+            round(2, &[(54, 0, 46), (30, 0, 70)], 0),
+        ];
+        let points: Vec<_> = rounds.iter().map(drawn).collect();
+        let (lo, hi) = score_range(&points);
+        assert!(lo <= 52.0 && hi >= 55.0, "{lo}..{hi}");
+        assert!(lo > 50.0, "the axis reaches down to {lo}");
+        // Room above the lines for the legend: a quarter of the axis.
+        assert!(hi - 55.0 >= (hi - lo) / 4.0, "{lo}..{hi}");
+        assert!(hi <= 100.0);
+    }
+
+    #[test]
+    fn an_empty_or_flat_run_still_gets_an_axis() {
+        let (lo, hi) = score_range(&[]);
+        assert!(lo < 50.0 && 50.0 < hi);
+        let (lo, hi) = score_range(&[(1.0, 100.0, 100.0)]);
+        assert!(lo < 100.0 && hi == 100.0);
+    }
 }
