@@ -97,7 +97,7 @@ fn agreement_panel<DB: DrawingBackend>(
             chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color(k).filled())))?;
         }
     }
-    legend(&mut chart, SeriesLabelPosition::LowerRight, 13)
+    legend(&mut chart, SeriesLabelPosition::LowerRight, 14)
 }
 
 /// Game lines lost against the exact player, as black and as white.
@@ -141,7 +141,7 @@ fn lost_lines_panel<DB: DrawingBackend>(
             .label(label)
             .legend(line_key(color(k), 2));
     }
-    legend(&mut chart, SeriesLabelPosition::UpperRight, 13)
+    legend(&mut chart, SeriesLabelPosition::UpperRight, 14)
 }
 
 /// The smallest search depth with the checked weights that loses no line.

@@ -169,7 +169,7 @@ fn checks_panel<DB: DrawingBackend>(
     // Room on the right for the legend, so it never covers a curve.
     let (plot, key) = area.split_horizontally(area.dim_in_pixel().0 as i32 - 300);
     let mut chart = ChartBuilder::on(&plot)
-        .caption(caption, ("sans-serif", 17).into_font())
+        .caption(caption, ("sans-serif", 18).into_font())
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(80)
@@ -241,7 +241,7 @@ fn checks_panel<DB: DrawingBackend>(
         key.draw(&Text::new(
             text.clone(),
             (42, y),
-            ("sans-serif", 13).into_font(),
+            ("sans-serif", 14).into_font(),
         ))?;
     }
     Ok(())
@@ -269,7 +269,7 @@ fn verdict_panel<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(area)
         .caption(
             "Closing verdict: trained against start weights on unseen openings (95% error bars)",
-            ("sans-serif", 17).into_font(),
+            ("sans-serif", 18).into_font(),
         )
         .margin(12)
         .x_label_area_size(40)
@@ -331,7 +331,7 @@ fn verdict_panel<DB: DrawingBackend>(
                 t.games.games()
             ),
             (x + 0.04, e.clamp(lo, hi)),
-            ("sans-serif", 13).into_font(),
+            ("sans-serif", 14).into_font(),
         )])?;
     }
     Ok(())

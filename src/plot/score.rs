@@ -8,25 +8,36 @@
 
 use super::style::{color, legend, line_key, mesh, title, TextSize, LARGE};
 use super::{DrawError, RunData};
-use crate::arena::stats::Tally;
 use crate::train::RoundResult;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// A player's round robin score in percent; 50 without games.
-fn percent(t: &Tally) -> f64 {
-    if t.games() == 0 {
+/// A score in percent: (wins + draws/2) / games; 50 without games.
+fn percent(wins: u64, draws: u64, losses: u64) -> f64 {
+    let games = (wins + draws + losses) as f64;
+    if games == 0.0 {
         50.0
     } else {
-        100.0 * t.score()
+        100.0 * (wins as f64 + draws as f64 / 2.0) / games
     }
 }
 
-/// The drawn points of a round: (round, champion's score, incumbent's
-/// score), in percent.
-fn drawn(r: &RoundResult) -> (f64, f64, f64) {
-    let p = |i: usize| r.tallies.get(i).map_or(50.0, percent);
-    (f64::from(r.round), p(r.champion), p(0))
+/// The drawn points of round `round`, given every player's score in
+/// percent (the incumbent first): (round, champion's score, incumbent's
+/// score). The challengers that did not win are not drawn.
+fn drawn(round: u32, scores: &[f64], champion: usize) -> (f64, f64, f64) {
+    let p = |i: usize| scores.get(i).copied().unwrap_or(50.0);
+    (f64::from(round), p(champion), p(0))
+}
+
+/// [`drawn`] for a round of the run.
+fn drawn_round(r: &RoundResult) -> (f64, f64, f64) {
+    let scores: Vec<f64> = r
+        .tallies
+        .iter()
+        .map(|t| percent(t.wins, t.draws, t.losses))
+        .collect();
+    drawn(r.round, &scores, r.champion)
 }
 
 /// The score axis for `points` (from [`drawn`]): every drawn score, at
@@ -70,7 +81,7 @@ fn scores_panel<DB: DrawingBackend>(
     played: &[&RoundResult],
     x_max: f64,
 ) -> Result<(), DrawError> {
-    let points: Vec<(f64, f64, f64)> = played.iter().map(|r| drawn(r)).collect();
+    let points: Vec<(f64, f64, f64)> = played.iter().map(|r| drawn_round(r)).collect();
     let (lo, hi) = score_range(&points);
     let games = played.first().map_or(0, |r| r.tallies[0].games());
     let mut chart = ChartBuilder::on(area)
@@ -149,7 +160,7 @@ fn winners_panel<DB: DrawingBackend>(
         "Which player won the round (× won the round robin but failed the confirmation match)"
     };
     let mut chart = ChartBuilder::on(area)
-        .caption(caption, ("sans-serif", 17).into_font())
+        .caption(caption, ("sans-serif", 18).into_font())
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(110)
@@ -162,8 +173,8 @@ fn winners_panel<DB: DrawingBackend>(
         }
     };
     let text = TextSize {
-        labels: 13,
-        axes: 15,
+        labels: 14,
+        axes: 16,
     };
     mesh(&mut chart, "round", "", &player, text)
         .y_labels(data.cfg.challengers as usize + 1)
@@ -183,40 +194,28 @@ fn winners_panel<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rules;
-    use crate::train::RunConfig;
-
-    fn round(n: u32, tallies: &[(u64, u64, u64)], champion: usize) -> RoundResult {
-        let cfg = RunConfig::defaults(Rules::GOMOKU);
-        let mut r = RoundResult::start(&cfg, crate::eval::Weights::default_for(cfg.game));
-        r.round = n;
-        r.tallies = tallies
-            .iter()
-            .map(|&(w, d, l)| Tally::new(w, d, l))
-            .collect();
-        r.champion = champion;
-        r
-    }
 
     #[test]
     fn scores_are_percentages_of_the_points() {
         // 60 wins, 20 draws, 20 losses: 70 points of 100.
-        let r = round(3, &[(60, 20, 20), (70, 0, 30)], 1);
-        assert_eq!(drawn(&r), (3.0, 70.0, 70.0));
-        let r = round(4, &[(10, 0, 30), (30, 0, 10)], 0);
-        assert_eq!(drawn(&r), (4.0, 25.0, 25.0));
-        let r = round(5, &[(10, 0, 30), (30, 0, 10)], 1);
-        assert_eq!(drawn(&r), (5.0, 75.0, 25.0));
+        assert_eq!(percent(60, 20, 20), 70.0);
+        assert_eq!(percent(10, 0, 30), 25.0);
+        assert_eq!(percent(0, 0, 0), 50.0);
+    }
+
+    #[test]
+    fn the_champion_and_the_incumbent_are_drawn() {
+        assert_eq!(drawn(3, &[52.0, 5.0, 55.0], 2), (3.0, 55.0, 52.0));
+        assert_eq!(drawn(4, &[54.0, 30.0], 0), (4.0, 54.0, 54.0));
     }
 
     #[test]
     fn the_axis_spans_the_drawn_scores_only() {
         // A challenger far below (5%) is not drawn, so not on the axis.
-        let rounds = [
-            round(1, &[(52, 0, 48), (5, 0, 95), (55, 0, 45)], 2),
-            round(2, &[(54, 0, 46), (30, 0, 70)], 0),
+        let points = [
+            drawn(1, &[52.0, 5.0, 55.0], 2),
+            drawn(2, &[54.0, 30.0, 40.0], 0),
         ];
-        let points: Vec<_> = rounds.iter().map(drawn).collect();
         let (lo, hi) = score_range(&points);
         assert!(lo <= 52.0 && hi >= 55.0, "{lo}..{hi}");
         assert!(lo > 50.0, "the axis reaches down to {lo}");

@@ -106,7 +106,7 @@ fn step_panel<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(area)
         .caption(
             "Step taken: every weight × e^(±a_k·d)",
-            ("sans-serif", 17).into_font(),
+            ("sans-serif", 18).into_font(),
         )
         .margin(12)
         .x_label_area_size(40)
@@ -187,7 +187,7 @@ pub(super) fn draw_gains<DB: DrawingBackend>(
                 .label("|a_k·d|: the step taken")
                 .legend(|(x, y)| Circle::new((x + 10, y), 3, color(2).filled()));
         }
-        legend(&mut chart, SeriesLabelPosition::UpperRight, 13)?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight, 14)?;
     }
     Ok(())
 }

@@ -11,6 +11,11 @@ use plotters::prelude::*;
 pub(super) type Axes<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// Font sizes of a panel's tick labels and axis descriptions.
+///
+/// Every text size in the charts is even: plotters puts each glyph's top
+/// at `size / 2 +` (the glyph's top above the baseline), truncated to a
+/// whole pixel, so at odd sizes glyphs with a low top (the period, the
+/// comma) sit a pixel above the baseline of the others ("0·867").
 #[derive(Clone, Copy)]
 pub(super) struct TextSize {
     pub(super) labels: u32,
@@ -25,7 +30,7 @@ pub(super) const LARGE: TextSize = TextSize {
 
 /// The text of a panel that shares its chart with others.
 pub(super) const SMALL: TextSize = TextSize {
-    labels: 13,
+    labels: 12,
     axes: 14,
 };
 

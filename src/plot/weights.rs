@@ -163,7 +163,7 @@ fn draw_legend<DB: DrawingBackend>(
                 short(last[*i])
             ),
             (36, y),
-            ("sans-serif", 13).into_font(),
+            ("sans-serif", 14).into_font(),
         ))?;
     }
     Ok(())
