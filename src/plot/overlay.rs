@@ -145,9 +145,19 @@ fn checks_panel<DB: DrawingBackend>(
     runs: &[OverlayRun],
 ) -> Result<(), DrawError> {
     let kind = curve(runs);
-    let x_max = f64::from(runs.iter().map(|r| r.last_round).max().unwrap_or(1).max(1)) + 0.5;
     let elo: Vec<Vec<(String, EloPoints)>> = runs.iter().map(OverlayRun::elo).collect();
     let agreement: Vec<Vec<(f64, f64)>> = runs.iter().map(OverlayRun::agreement).collect();
+    let drawn = |k: usize| match kind {
+        Some(Curve::Agreement) => !agreement[k].is_empty(),
+        Some(Curve::Elo) => !elo[k].is_empty(),
+        None => false,
+    };
+    // The rounds of the runs whose curves are drawn.
+    let last = (0..runs.len())
+        .filter(|&k| drawn(k))
+        .map(|k| runs[k].last_round)
+        .max();
+    let x_max = f64::from(last.unwrap_or(1).max(1)) + 0.5;
     let (lo, hi, caption, y_desc) = match kind {
         Some(Curve::Agreement) => {
             let (lo, hi) = padded(agreement.iter().flatten().map(|p| p.1), 2.0);
@@ -215,7 +225,8 @@ fn checks_panel<DB: DrawingBackend>(
                 } else {
                     "no comparable checks"
                 };
-                legend.push((format!("{}: {why}", run.label), c, None));
+                // No key: there is no line to match it with.
+                legend.push((format!("{}: {why}", run.label), WHITE, None));
             }
         }
     }
