@@ -196,7 +196,7 @@ pub(super) fn elo_points(checks: &[CheckRow]) -> Vec<(String, EloPoints)> {
 }
 
 /// The Elo axis: every finite estimate and interval end, at least ±20,
-/// padded by 8% of the span.
+/// padded by 8% of the span below and 30% above, where the legend goes.
 fn elo_range(refs: &[(String, EloPoints)]) -> (f64, f64) {
     let finite = |v: f64| v.is_finite().then_some(v);
     let (mut lo, mut hi) = (-20.0f64, 20.0f64);
@@ -209,7 +209,7 @@ fn elo_range(refs: &[(String, EloPoints)]) -> (f64, f64) {
         }
     }
     let pad = (hi - lo) * 0.08;
-    (lo - pad, hi + pad)
+    (lo - pad, hi + 3.75 * pad)
 }
 
 /// Strength against the references: Elo per check with 95% error bars.

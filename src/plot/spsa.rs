@@ -67,7 +67,8 @@ fn diff_panel<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(90)
-        .build_cartesian_2d(x_min..x_max, -hi..hi)?;
+        // Room above the points for the legend.
+        .build_cartesian_2d(x_min..x_max, -hi..hi * 1.5)?;
     mesh(
         &mut chart,
         format!("{} ({games} games per step)", data.x_name()),
