@@ -1,6 +1,6 @@
 //! `mnk plot`: what the plots show, and several runs overlaid.
 
-use crate::common::{mnk, read};
+use crate::common::{mnk, read, resume_cli};
 use std::path::{Path, PathBuf};
 
 /// Trains a short 7x7x4 run `name` in `runs` with `extra` flags and
@@ -147,4 +147,34 @@ fn plot_help_has_examples() {
     assert!(help.contains("Examples:"), "{help}");
     assert!(help.contains("mnk plot runs/a runs/b"), "{help}");
     assert!(help.contains("--out"), "{help}");
+}
+
+#[test]
+fn a_verdict_of_earlier_rounds_says_so_and_force_replaces_its_run() {
+    let (tmp, a, _) = two_runs();
+    // Two rounds more without a new verdict: the old one judged round 4.
+    let (code, err) = resume_cli(&a, &["--rounds=6"]);
+    assert_eq!(code, Some(0), "{err}");
+    let svg = tmp.path().join("a.svg");
+    let out = mnk()
+        .arg("plot")
+        .arg(&a)
+        .arg("--out")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        read(&svg).contains(", of round 4)"),
+        "a stale verdict unmarked"
+    );
+
+    // verdict.toml is part of a run folder: --force replaces the run.
+    let runs = tmp.path().join("runs");
+    train(
+        &runs,
+        "a",
+        &["--force", "--check-every=0", "--verdict-openings=0"],
+    );
+    assert!(!a.join("verdict.toml").exists());
 }
