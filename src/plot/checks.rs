@@ -2,9 +2,9 @@
 //! against the exact player (agreement, lost lines, safe depth); on large
 //! boards, Elo against each reference with its error bar.
 
-use super::style::{color, legend, line_key, mesh, title, Axes, LARGE, SMALL};
+use super::style::{color, legend, line_key, mesh, signed, title, Axes, LARGE, SMALL};
 use super::{DrawError, RunData};
-use crate::train::{Check, ExactCheck};
+use crate::train::{Check, CheckRow, ExactCheck};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -97,7 +97,7 @@ fn agreement_panel<DB: DrawingBackend>(
             chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color(k).filled())))?;
         }
     }
-    legend(&mut chart, SeriesLabelPosition::LowerRight, 13)
+    legend(&mut chart, SeriesLabelPosition::LowerRight, 14)
 }
 
 /// Game lines lost against the exact player, as black and as white.
@@ -141,7 +141,7 @@ fn lost_lines_panel<DB: DrawingBackend>(
             .label(label)
             .legend(line_key(color(k), 2));
     }
-    legend(&mut chart, SeriesLabelPosition::UpperRight, 13)
+    legend(&mut chart, SeriesLabelPosition::UpperRight, 14)
 }
 
 /// The smallest search depth with the checked weights that loses no line.
@@ -175,12 +175,12 @@ fn safe_depth_panel<DB: DrawingBackend>(
 
 /// One reference's checks: (round, Elo, low end, high end of the 95%
 /// interval).
-type EloPoints = Vec<(f64, f64, f64, f64)>;
+pub(super) type EloPoints = Vec<(f64, f64, f64, f64)>;
 
 /// The match checks, per reference in the order they first appear.
-fn elo_points(data: &RunData) -> Vec<(String, EloPoints)> {
+pub(super) fn elo_points(checks: &[CheckRow]) -> Vec<(String, EloPoints)> {
     let mut refs: Vec<(String, EloPoints)> = Vec::new();
-    for c in &data.checks {
+    for c in checks {
         if let Check::Match(v) = &c.check {
             for r in v {
                 let (lo, hi) = r.tally.pairs.elo_interval95();
@@ -196,7 +196,7 @@ fn elo_points(data: &RunData) -> Vec<(String, EloPoints)> {
 }
 
 /// The Elo axis: every finite estimate and interval end, at least ±20,
-/// padded by 8% of the span.
+/// padded by 8% of the span below and 30% above, where the legend goes.
 fn elo_range(refs: &[(String, EloPoints)]) -> (f64, f64) {
     let finite = |v: f64| v.is_finite().then_some(v);
     let (mut lo, mut hi) = (-20.0f64, 20.0f64);
@@ -209,12 +209,12 @@ fn elo_range(refs: &[(String, EloPoints)]) -> (f64, f64) {
         }
     }
     let pad = (hi - lo) * 0.08;
-    (lo - pad, hi + pad)
+    (lo - pad, hi + 3.75 * pad)
 }
 
 /// Strength against the references: Elo per check with 95% error bars.
 fn elo<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData) -> Result<(), DrawError> {
-    let refs = elo_points(data);
+    let refs = elo_points(&data.checks);
     let (lo, hi) = elo_range(&refs);
     let x_max = data.last_round() + 1.0;
     let games = data
@@ -238,7 +238,7 @@ fn elo<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, data: &RunData) -> Res
         &mut chart,
         format!("round ({games} games per check and reference, fixed check openings)"),
         "Elo of the incumbent (pentanomial, 95% error bars)",
-        &|y| format!("{y:+.0}"),
+        &|y| signed(*y, 0),
         LARGE,
     )
     .draw()?;

@@ -23,6 +23,9 @@
 //!   depth per check; on large boards, Elo against each reference with its
 //!   95% error bar.
 //!
+//! [`plot_overlay`] draws several runs into one file: their check curves
+//! and their closing verdicts (`overlay.rs`).
+//!
 //! Text is drawn with DejaVu Sans, compiled into the binary
 //! (`assets/fonts/`), so plots render on machines without system fonts.
 //!
@@ -32,7 +35,9 @@
 //! writing of PNG and SVG files in `output.rs`.
 
 mod checks;
+mod font;
 mod output;
+mod overlay;
 mod score;
 mod spsa;
 mod style;
@@ -52,6 +57,12 @@ pub enum PlotError {
     /// The run has no completed round yet.
     #[error("{0}: no completed rounds to plot yet")]
     Empty(String),
+    /// `mnk plot --out` was given a file that is neither PNG nor SVG.
+    #[error("{path}: the overlay is drawn as .png or .svg; name the file so", path = path.display())]
+    Format {
+        /// The file asked for.
+        path: PathBuf,
+    },
     /// The embedded font could not be loaded.
     #[error("the embedded font could not be loaded")]
     Font,
@@ -199,4 +210,55 @@ pub fn plot_run(dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
         out.push(output::write_svg(&plots, chart, &data)?);
     }
     Ok(out)
+}
+
+/// Draws the overlay of the runs in `dirs` (check curves and closing
+/// verdicts) into `out`, a `.png` or `.svg` file, and returns it. Every
+/// run is read before anything is drawn, so a damaged run leaves no file.
+pub fn plot_overlay(dirs: &[&Path], out: &Path) -> Result<PathBuf, PlotError> {
+    let svg = match out.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("svg") => true,
+        Some(e) if e.eq_ignore_ascii_case("png") => false,
+        _ => {
+            return Err(PlotError::Format {
+                path: out.to_path_buf(),
+            })
+        }
+    };
+    output::register_font()?;
+    let mut runs = dirs
+        .iter()
+        .map(|d| overlay::OverlayRun::read(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    overlay::distinct_labels(&mut runs, dirs);
+    if svg {
+        output::svg_file(out, OVERLAY_SIZE, |root| overlay::draw(root, &runs))?;
+    } else {
+        output::png_file(out, OVERLAY_SIZE, |root| overlay::draw(root, &runs))?;
+    }
+    Ok(out.to_path_buf())
+}
+
+/// The overlay's size in pixels.
+const OVERLAY_SIZE: (u32, u32) = (1300, 900);
+
+/// Where `mnk plot A B …` writes the overlay unless told: next to the
+/// runs if they share a folder (else in the current one), named after
+/// them: `compare-A-B.png`.
+pub fn default_overlay_path(dirs: &[&Path]) -> PathBuf {
+    let name = |d: &Path| {
+        d.file_name()
+            .map_or_else(|| "run".into(), |n| n.to_string_lossy().into_owned())
+    };
+    let names: Vec<String> = dirs.iter().map(|d| name(d)).collect();
+    let mut file = format!("compare-{}.png", names.join("-"));
+    if file.len() > 100 {
+        file = format!("compare-{}-runs.png", dirs.len());
+    }
+    let parent = |d: &Path| d.parent().map(Path::to_path_buf);
+    let first = dirs.first().and_then(|d| parent(d));
+    match first {
+        Some(p) if dirs.iter().all(|d| parent(d).as_ref() == Some(&p)) => p.join(file),
+        _ => PathBuf::from(file),
+    }
 }

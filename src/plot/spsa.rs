@@ -1,7 +1,8 @@
 //! The two SPSA charts: `spsa` (θ+ against θ− per step, and the steps
-//! taken) and `gains` (the gain schedule).
+//! taken) and `gains` (the gain schedule, with what it did: the steps
+//! taken under the step gain's ceiling).
 
-use super::style::{color, legend, line_key, mesh, short, title, LARGE, SMALL};
+use super::style::{color, legend, line_key, mesh, short, signed, title, LARGE, SMALL};
 use super::{DrawError, RunData};
 use crate::train::SpsaStep;
 use plotters::coord::Shift;
@@ -66,12 +67,13 @@ fn diff_panel<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(90)
-        .build_cartesian_2d(x_min..x_max, -hi..hi)?;
+        // Room above the points for the legend.
+        .build_cartesian_2d(x_min..x_max, -hi..hi * 1.5)?;
     mesh(
         &mut chart,
         format!("{} ({games} games per step)", data.x_name()),
         "d = score(θ+) − score(θ−)",
-        &|y| format!("{y:+.2}"),
+        &|y| signed(*y, 2),
         LARGE,
     )
     .draw()?;
@@ -105,7 +107,7 @@ fn step_panel<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(area)
         .caption(
             "Step taken: every weight × e^(±a_k·d)",
-            ("sans-serif", 17).into_font(),
+            ("sans-serif", 18).into_font(),
         )
         .margin(12)
         .x_label_area_size(40)
@@ -148,7 +150,12 @@ pub(super) fn draw_gains<DB: DrawingBackend>(
     let areas = title_area.split_evenly((2, 1));
     type Pick = fn(&SpsaStep) -> f64;
     let panels: [(&str, &str, Pick, usize); 2] = [
-        ("Step gain a_k = a/(A+k+1)^α", "a_k", |s| s.a_k, 0),
+        (
+            "Step gain a_k = a/(A+k+1)^α, the most a step can move (|d| = 1), and the steps taken |a_k·d|",
+            "a_k (log-space)",
+            |s| s.a_k,
+            0,
+        ),
         (
             "Perturbation c_k = c/(k+1)^γ (θ± = weights × e^(±c_k))",
             "c_k",
@@ -167,7 +174,21 @@ pub(super) fn draw_gains<DB: DrawingBackend>(
             .y_label_area_size(80)
             .build_cartesian_2d(x_min..x_max, 0.0..hi)?;
         mesh(&mut chart, data.x_name(), name, &|y| short(*y), SMALL).draw()?;
-        chart.draw_series(LineSeries::new(pts, color(k).stroke_width(2)))?;
+        chart
+            .draw_series(LineSeries::new(pts, color(k).stroke_width(2)))?
+            .label(format!("{name}: the schedule"))
+            .legend(line_key(color(k), 2));
+        if k == 0 {
+            // The data: how far each step actually moved the weights.
+            chart
+                .draw_series(steps.iter().map(|(x, s)| {
+                    let taken = (s.a_k * s.score_diff()).abs();
+                    Circle::new((*x, taken), 3, color(2).filled())
+                }))?
+                .label("|a_k·d|: the step taken")
+                .legend(|(x, y)| Circle::new((x + 10, y), 3, color(2).filled()));
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperRight, 14)?;
     }
     Ok(())
 }

@@ -11,6 +11,11 @@ use plotters::prelude::*;
 pub(super) type Axes<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// Font sizes of a panel's tick labels and axis descriptions.
+///
+/// Every text size in the charts is even: plotters puts each glyph's top
+/// at `size / 2 +` (the glyph's top above the baseline), truncated to a
+/// whole pixel, so at odd sizes glyphs with a low top (the period, the
+/// comma) sit a pixel above the baseline of the others ("0·867").
 #[derive(Clone, Copy)]
 pub(super) struct TextSize {
     pub(super) labels: u32,
@@ -25,7 +30,7 @@ pub(super) const LARGE: TextSize = TextSize {
 
 /// The text of a panel that shares its chart with others.
 pub(super) const SMALL: TextSize = TextSize {
-    labels: 13,
+    labels: 12,
     axes: 14,
 };
 
@@ -58,6 +63,36 @@ pub(super) fn color(i: usize) -> RGBColor {
         RGBColor(170, 110, 0),
     ];
     C[i % C.len()]
+}
+
+/// Colours that stay apart from each other and on white, also for the
+/// common kinds of colour blindness (Okabe and Ito's palette without its
+/// yellow, which is too light for lines, plus grey and brown): for series
+/// told apart by colour alone.
+pub(super) fn distinct(i: usize) -> RGBColor {
+    const C: [RGBColor; 9] = [
+        RGBColor(0, 114, 178),
+        RGBColor(213, 94, 0),
+        RGBColor(0, 158, 115),
+        RGBColor(204, 121, 167),
+        RGBColor(230, 159, 0),
+        RGBColor(86, 180, 233),
+        RGBColor(0, 0, 0),
+        RGBColor(120, 120, 120),
+        RGBColor(140, 86, 75),
+    ];
+    C[i % C.len()]
+}
+
+/// `y` with `decimals` decimals and a sign, "0" for what rounds to zero
+/// (never "-0.00").
+pub(super) fn signed(y: f64, decimals: usize) -> String {
+    let text = format!("{y:+.decimals$}");
+    if text[1..].bytes().all(|b| b == b'0' || b == b'.') {
+        "0".into()
+    } else {
+        text
+    }
 }
 
 /// A number with about 4 significant digits.
@@ -139,7 +174,17 @@ pub(super) fn line_key(
 
 #[cfg(test)]
 mod tests {
-    use super::short;
+    use super::{short, signed};
+
+    #[test]
+    fn signed_never_says_minus_zero() {
+        assert_eq!(signed(-0.0001, 2), "0");
+        assert_eq!(signed(-0.0, 2), "0");
+        assert_eq!(signed(0.004, 2), "0");
+        assert_eq!(signed(-0.006, 2), "-0.01");
+        assert_eq!(signed(0.15, 2), "+0.15");
+        assert_eq!(signed(-40.4, 0), "-40");
+    }
 
     #[test]
     fn short_keeps_about_four_significant_digits() {

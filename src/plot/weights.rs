@@ -1,7 +1,12 @@
 //! The `weights` chart: every weight divided by its start value, against
 //! the round, on a log scale, with a legend of final factors beside it.
+//!
+//! Sixteen lines cannot each have a colour of their own that the eye
+//! tells apart, so a shape's two weights share one: `own.X` is drawn
+//! solid and `opp.X` dashed in X's colour; attack and defence have colours
+//! of their own.
 
-use super::style::{color, mesh, short, title, LARGE};
+use super::style::{distinct, mesh, short, title, LARGE};
 use super::{DrawError, RunData};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -50,13 +55,57 @@ pub(super) fn draw<DB: DrawingBackend>(
         [(0.0, 0.0), (data.last_round(), 0.0)],
         BLACK.mix(0.3).stroke_width(1),
     ))?;
-    for (k, (_, pts)) in series.iter().enumerate() {
-        chart.draw_series(LineSeries::new(
-            pts.iter().map(|&(x, y)| (x, y.log2())),
-            color(k).stroke_width(2),
-        ))?;
+    let names = weight_names(data);
+    for (i, pts) in &series {
+        let (c, dashed) = look(&names, *i);
+        let pts = pts.iter().map(|&(x, y)| (x, y.log2()));
+        if dashed {
+            chart.draw_series(DashedLineSeries::new(pts, 7, 4, c.stroke_width(2)))?;
+        } else {
+            chart.draw_series(LineSeries::new(pts, c.stroke_width(2)))?;
+        }
     }
     draw_legend(&legend_area, data, &start, &series)
+}
+
+/// The weights' names, in the order of the weight vector.
+fn weight_names(data: &RunData) -> Vec<String> {
+    data.rounds[0]
+        .weights
+        .named_values()
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// The colour of weight `i` and whether its line is dashed: `own.X`
+/// solid and `opp.X` dashed, in the colour of shape X (numbered in the
+/// order shapes first appear); other weights solid, each its own colour.
+fn look(names: &[String], i: usize) -> (RGBColor, bool) {
+    let kind = |n: &str| {
+        n.strip_prefix("own.")
+            .or_else(|| n.strip_prefix("opp."))
+            .map(str::to_string)
+            .unwrap_or_else(|| n.to_string())
+    };
+    let mut kinds: Vec<String> = Vec::new();
+    for n in names {
+        let k = kind(n);
+        if !kinds.contains(&k) {
+            kinds.push(k);
+        }
+    }
+    let k = kind(&names[i]);
+    let index = kinds.iter().position(|x| *x == k).unwrap_or(0);
+    // The colour of the shapes count from the first: attack and defence
+    // take the last two, grey and brown, which suit the two scalars.
+    let scalars = names.iter().filter(|n| !n.contains('.')).count();
+    let c = if names[i].contains('.') {
+        distinct(index - scalars.min(index))
+    } else {
+        distinct(7 + index)
+    };
+    (c, names[i].starts_with("opp."))
 }
 
 /// Each movable weight's ratio to its `start` value, per round.
@@ -81,12 +130,7 @@ fn draw_legend<DB: DrawingBackend>(
     start: &[f64],
     series: &Series,
 ) -> Result<(), DrawError> {
-    let names: Vec<String> = data.rounds[0]
-        .weights
-        .named_values()
-        .into_iter()
-        .map(|(n, _)| n)
-        .collect();
+    let names = weight_names(data);
     let last = data
         .rounds
         .last()
@@ -99,10 +143,18 @@ fn draw_legend<DB: DrawingBackend>(
     ))?;
     for (k, (i, _)) in series.iter().enumerate() {
         let y = 65 + 22 * k as i32;
-        area.draw(&PathElement::new(
-            vec![(5, y + 7), (30, y + 7)],
-            color(k).stroke_width(3),
-        ))?;
+        let (c, dashed) = look(&names, *i);
+        let dashes: &[(i32, i32)] = if dashed {
+            &[(5, 13), (18, 26)]
+        } else {
+            &[(5, 30)]
+        };
+        for &(from, to) in dashes {
+            area.draw(&PathElement::new(
+                vec![(from, y + 7), (to, y + 7)],
+                c.stroke_width(3),
+            ))?;
+        }
         area.draw(&Text::new(
             format!(
                 "{}: ×{:.3} ({})",
@@ -111,8 +163,42 @@ fn draw_legend<DB: DrawingBackend>(
                 short(last[*i])
             ),
             (36, y),
-            ("sans-serif", 13).into_font(),
+            ("sans-serif", 14).into_font(),
         ))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::look;
+
+    #[test]
+    fn a_shapes_two_weights_share_a_colour_and_differ_in_dashes() {
+        let names: Vec<String> = [
+            "attack",
+            "defence",
+            "own.win",
+            "own.open4",
+            "opp.win",
+            "opp.open4",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(look(&names, 2).0, look(&names, 4).0);
+        assert_eq!((look(&names, 2).1, look(&names, 4).1), (false, true));
+        assert_eq!(look(&names, 3).0, look(&names, 5).0);
+        // Every other pair of lines differs in colour or in dashes.
+        for a in 0..names.len() {
+            for b in 0..a {
+                let same_shape = [(2, 4), (3, 5)].contains(&(b, a));
+                assert_ne!(look(&names, a), look(&names, b), "{a} {b}");
+                assert_eq!(
+                    look(&names, a).0 == look(&names, b).0,
+                    same_shape,
+                    "{a} {b}"
+                );
+            }
+        }
+    }
 }

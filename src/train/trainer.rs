@@ -887,6 +887,16 @@ impl Trainer {
         Ok(CheckRow { round, check })
     }
 
+    /// Keeps the closing verdict `v` in the run folder (`verdict.toml`),
+    /// for `mnk plot`; nothing on the ranks that do not write the folder.
+    pub fn record_verdict(&self, v: &Verdict) -> Result<(), TrainError> {
+        if !self.writes() {
+            return Ok(());
+        }
+        let round = self.rounds().last().map_or(0, |r| r.round);
+        self.dir.write_verdict(round, v)
+    }
+
     /// The most openings the closing verdict can play: the size of the
     /// book's check part, or `None` (no limit) with random openings.
     pub fn verdict_limit(&self) -> Option<usize> {

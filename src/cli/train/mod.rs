@@ -140,6 +140,7 @@ fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
         let v = job::fail_together(trainer.verdict(a.run.verdict_openings).map_err(Into::into))?;
         if lead {
             report::say(a.run.json, format!("verdict: {}", v.summary()));
+            trainer.record_verdict(&v)?;
         }
         if let Some(j) = json.as_mut() {
             j.verdict(&v);

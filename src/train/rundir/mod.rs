@@ -7,6 +7,7 @@
 //!   checks.csv            one row per check (per reference on large boards)
 //!   progress.csv          timing per round (not deterministic; informative)
 //!   openings.txt          copy of --openings-file, if one was given
+//!   verdict.toml          the closing verdict (trained vs start), if played
 //!   weights/start.toml    the start weights
 //!   weights/round-NNNN.toml   the incumbent after round NNNN
 //!   weights/best.toml     the incumbent after the last completed round
@@ -47,13 +48,17 @@
 //! ([`rounds_header`], [`round_line`], [`parse_rounds`]), `checks.csv` in
 //! `checks.rs` ([`checks_header`], [`check_lines`], [`parse_checks`]);
 //! the columns are described there. `csv.rs` holds what both share.
+//! `verdict.toml` is described in `verdict.rs`; it is written once, after
+//! the last round, and a resumed run that plays a new verdict replaces it.
 
 mod checks;
 mod csv;
 mod rounds;
+mod verdict;
 
 pub use checks::{check_lines, checks_header_line, parse_checks};
 pub use rounds::{parse_rounds, round_line, rounds_header_line};
+pub use verdict::{parse_verdict, verdict_text, RecordedVerdict};
 
 use crate::eval::Weights;
 use crate::train::{CheckRow, RoundResult, RunConfig, TrainError};
@@ -64,7 +69,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The entries a run folder may hold (so `--force` never deletes a folder
 /// that is not a run).
-const KNOWN_ENTRIES: [&str; 8] = [
+const KNOWN_ENTRIES: [&str; 9] = [
     "run.toml",
     "rounds.csv",
     "checks.csv",
@@ -73,6 +78,7 @@ const KNOWN_ENTRIES: [&str; 8] = [
     "weights",
     "plots",
     "verdict.txt",
+    "verdict.toml",
 ];
 
 /// A run folder.
