@@ -167,15 +167,14 @@ pub fn run(a: Args) -> Result<()> {
 /// there are pairs) and, with an SPRT, the LLR and its bounds.
 fn progress_line(t: &PairedTally, total_pairs: usize, sprt: Option<&SprtParams>) -> String {
     let mut line = format!(
-        "  {:>3}/{total_pairs} pairs  {} games  W {} D {} L {} ({:.1}%)  Elo {:+.1} ± {:.1}",
+        "  {:>3}/{total_pairs} pairs  {} games  W {} D {} L {} ({:.1}%)  {}",
         t.pairs.pairs(),
         t.games.games(),
         t.games.wins,
         t.games.draws,
         t.games.losses,
         100.0 * t.games.score(),
-        t.pairs.elo(),
-        t.pairs.elo_error95()
+        t.pairs.elo_range()
     );
     if let Some(s) = sprt {
         let (lower, upper) = s.bounds();

@@ -361,11 +361,10 @@ impl CheckRow {
                 .iter()
                 .map(|r| {
                     format!(
-                        "vs {} {:.1}% Elo {:+.0}±{:.0}",
+                        "vs {} {:.1}% Elo {}",
                         r.reference,
                         100.0 * r.tally.games.score(),
-                        r.tally.pairs.elo(),
-                        r.tally.pairs.elo_error95()
+                        r.tally.pairs.elo_range().short()
                     )
                 })
                 .collect::<Vec<_>>()

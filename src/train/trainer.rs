@@ -74,25 +74,24 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// One line: score, W/D/L and pentanomial Elo ± 95%.
+    /// One line: score, W/D/L and pentanomial Elo ± 95% (a bound when
+    /// every pair was won or lost), and what that says.
     pub fn summary(&self) -> String {
         let t = &self.tally;
-        let (elo, err) = (t.pairs.elo(), t.pairs.elo_error95());
-        let word = if !err.is_finite() || elo.abs() <= err {
-            "no significant difference"
-        } else if elo > 0.0 {
+        let range = t.pairs.elo_range();
+        let word = if range.lower() > 0.0 {
             "stronger"
-        } else {
+        } else if range.upper() < 0.0 {
             "weaker"
+        } else {
+            "no significant difference"
         };
         format!(
-            "trained vs start: {:.1}% (W {} D {} L {}) Elo {:+.1} ± {:.1} over {} games on unseen openings: {word}",
+            "trained vs start: {:.1}% (W {} D {} L {}) {range} over {} games on unseen openings: {word}",
             100.0 * t.games.score(),
             t.games.wins,
             t.games.draws,
             t.games.losses,
-            elo,
-            err,
             t.games.games(),
         )
     }

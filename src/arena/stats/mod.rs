@@ -259,6 +259,26 @@ impl EloRange {
     }
 }
 
+impl EloRange {
+    /// The range in few characters, for a progress line or a table:
+    /// `+17±19`, `>+446` (all won), `<-446` (all lost), `+338(>+68)` (an
+    /// interval open at one end), `?` (no games).
+    pub fn short(&self) -> String {
+        let e = |x: f64| format!("{x:+.0}");
+        match *self {
+            EloRange::NoGames => "?".to_string(),
+            EloRange::Within { elo, error } => format!("{}±{error:.0}", e(elo)),
+            EloRange::AllWon { lower } => format!(">{}", e(lower)),
+            EloRange::AllLost { upper } => format!("<{}", e(upper)),
+            EloRange::Open { elo, lower, upper } => match (lower.is_finite(), upper.is_finite()) {
+                (true, _) => format!("{}(>{})", e(elo), e(lower)),
+                (false, true) => format!("{}(<{})", e(elo), e(upper)),
+                (false, false) => format!("{}±inf", e(elo)),
+            },
+        }
+    }
+}
+
 impl fmt::Display for EloRange {
     /// `Elo +127.0 ± 47.2`, `Elo +338.0 (95% > +67.5)`, `Elo +0.0 ± inf`
     /// (interval open at both ends), `Elo > +446.4 (all won)`,

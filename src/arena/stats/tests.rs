@@ -98,3 +98,21 @@ fn what_is_shown_never_says_inf_for_an_estimate() {
         }
     }
 }
+
+#[test]
+fn short_elo_ranges_never_print_infinity_for_a_bound() {
+    use super::{Pentanomial, Tally};
+    let won = Tally::new(10, 0, 0).elo_range().short();
+    assert!(won.starts_with(">+"), "{won}");
+    let lost = Tally::new(0, 0, 10).elo_range().short();
+    assert!(lost.starts_with("<-"), "{lost}");
+    assert_eq!(Tally::default().elo_range().short(), "?");
+    let even = Pentanomial::new([1, 2, 4, 2, 1]).elo_range().short();
+    assert!(even.starts_with("+0±"), "{even}");
+    for w in 0..6 {
+        for l in 0..6 {
+            let t = Tally::new(w, 1, l).elo_range().short();
+            assert!(!t.contains("inf"), "W {w} D 1 L {l}: {t}");
+        }
+    }
+}
