@@ -64,6 +64,9 @@ pub struct Args {
     /// Also append every game to this SGF file.
     #[arg(long, value_name = "FILE")]
     sgf: Option<PathBuf>,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: super::Threads,
     /// Away from a terminal, a progress line on stderr every SECS seconds
     /// (0: none). On a terminal a bar shows it instead.
     #[arg(long, default_value_t = 10.0, value_name = "SECS")]

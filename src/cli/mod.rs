@@ -29,8 +29,9 @@ use mnk::game::{Board, Move, Rules};
 #[derive(Parser, Debug)]
 #[command(name = "mnk", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
-    /// Worker threads for parallel games (default, or 0: all cores).
-    #[arg(long, global = true, value_name = "N")]
+    /// Worker threads for parallel games, for `train`, `match` and
+    /// `openings` (default, or 0: all cores); also a flag of those commands.
+    #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 
     /// What to do.
@@ -38,12 +39,21 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// `--threads`, a flag of the commands that play games in parallel (and
+/// of `mnk` itself, before the command).
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub struct Threads {
+    /// Worker threads for parallel games (default, or 0: all cores).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
 /// The subcommands; each variant's doc is its line in `mnk --help`.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Improve a weight set by self-play; progress goes to `runs/<name>/`.
     Train(train::Args),
-    /// Redraw the plots of a training run.
+    /// Redraw a run's plots, or overlay several runs' checks and verdicts.
     Plot(plot::Args),
     /// Play in the terminal: human vs AI, human vs human, or AI vs AI.
     Play(play::Args),
@@ -85,6 +95,17 @@ pub enum Command {
 }
 
 impl Command {
+    /// The `--threads` flag of a command that plays games in parallel;
+    /// `None` for the others, which have no such flag.
+    fn threads(&self) -> Option<Threads> {
+        match self {
+            Command::Train(a) => Some(a.threads),
+            Command::Match(a) => Some(a.threads),
+            Command::Openings(c) => Some(c.threads()),
+            _ => None,
+        }
+    }
+
     /// The subcommand's name, as typed.
     fn name(&self) -> &'static str {
         match self {
@@ -111,7 +132,18 @@ impl Command {
 pub fn main() -> std::process::ExitCode {
     restore_sigpipe();
     let cli = parse();
-    if let Some(n) = cli.threads {
+    let threads = match (cli.command.threads(), cli.threads) {
+        (Some(flag), before) => flag.threads.or(before),
+        (None, Some(_)) => {
+            eprintln!(
+                "warning: --threads has no effect on `mnk {}`: it plays no games in parallel",
+                cli.command.name()
+            );
+            None
+        }
+        (None, None) => None,
+    };
+    if let Some(n) = threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build_global()

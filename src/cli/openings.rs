@@ -23,6 +23,16 @@ pub enum Command {
     Stats(StatsArgs),
 }
 
+impl Command {
+    /// The `--threads` flag of either command.
+    pub fn threads(&self) -> super::Threads {
+        match self {
+            Command::Generate(a) => a.threads,
+            Command::Stats(a) => a.threads,
+        }
+    }
+}
+
 /// How the games of an assessment are played.
 #[derive(clap::Args, Debug)]
 pub struct Trials {
@@ -54,6 +64,9 @@ pub struct Trials {
 pub struct GenerateArgs {
     #[command(flatten)]
     trials: Trials,
+    /// Worker threads.
+    #[command(flatten)]
+    threads: super::Threads,
     /// Distinct candidate openings (up to symmetry) to draw and assess.
     #[arg(long, default_value_t = 16_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     candidates: u64,
@@ -84,6 +97,9 @@ pub struct GenerateArgs {
 pub struct StatsArgs {
     #[command(flatten)]
     trials: Trials,
+    /// Worker threads.
+    #[command(flatten)]
+    threads: super::Threads,
     /// The book (default: the game's shipped book).
     file: Option<PathBuf>,
     /// Which part of the book: all, train or check.

@@ -610,3 +610,47 @@ fn completions_and_manual_pages() {
         );
     }
 }
+
+/// `--threads` is a flag of the commands that play games in parallel
+/// (train, match, openings); before the command it is still taken, with a
+/// warning where it does nothing.
+#[test]
+fn threads_only_where_games_run_in_parallel() {
+    for cmd in ["train", "match", "openings generate", "openings stats"] {
+        let mut args: Vec<&str> = cmd.split(' ').collect();
+        args.push("--help");
+        let help = succeeds(&args);
+        assert!(help.contains("--threads <N>"), "mnk {cmd} --help");
+    }
+    for cmd in [
+        "solve",
+        "eval",
+        "plot",
+        "records list",
+        "weights export",
+        "brain",
+        "replay",
+    ] {
+        let mut args: Vec<&str> = cmd.split(' ').collect();
+        args.push("--help");
+        let help = succeeds(&args);
+        assert!(!help.contains("--threads"), "mnk {cmd} --help");
+    }
+    let out = mnk(&["solve", "-g", "tictactoe", "--threads", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = mnk(&["--threads", "2", "solve", "-g", "tictactoe", "b2"]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: --threads has no effect on `mnk solve`"),
+        "{stderr}"
+    );
+    for args in [
+        &["match", "greedy", "greedy", "-n", "2", "--threads", "1"][..],
+        &["--threads", "1", "match", "greedy", "greedy", "-n", "2"][..],
+    ] {
+        let out = mnk(args);
+        assert!(out.status.success(), "{args:?}");
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
+    }
+}

@@ -26,6 +26,9 @@ pub struct Args {
     /// The run: its folder, game, length, trained player and closing match.
     #[command(flatten)]
     pub run: RunArgs,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: crate::cli::Threads,
     /// What a round plays.
     #[command(flatten, next_help_heading = "Rounds")]
     pub round: RoundArgs,
