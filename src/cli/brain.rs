@@ -12,6 +12,13 @@ use std::path::{Path, PathBuf};
 
 /// Engine options (the flags of `mnk brain` and of `pbrain-mnk`).
 #[derive(clap::Args, Debug, Clone)]
+#[command(after_help = "Examples:
+  mnk brain                                   speak the pbrain protocol on stdin/stdout
+  mnk brain --verbose                         plus MESSAGE lines: depth, nodes, eval
+  mnk brain --weights runs/x/weights/best.toml
+  cp target/release/mnk pbrain-mnk            a Gomocup engine file: Piskvork and
+                                              c-gomoku-cli start it with no flags
+  mnk brains \"mnk brain\" \"mnk brain --depth 4\" -n 50    two engines, paired openings")]
 pub struct Args {
     /// Weights file (TOML) for five in a row [default: the shipped search
     /// weights, weights/gomoku-search.toml; as pbrain-NAME,

@@ -19,6 +19,10 @@ use std::sync::Arc;
 
 /// The flags of `mnk brains`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  mnk brains \"mnk brain\" \"mnk brain --weights weights/gomoku.toml\" -n 100 --turn-ms 100
+  mnk brains \"./pbrain-other\" \"mnk brain\" --sprt elo0=0,elo1=50 -n 1000 --concurrency 2
+  mnk brains \"mnk brain\" \"mnk brain --depth 4\" -n 20 --records games.sgf")]
 pub struct Args {
     /// Engine A's command line, e.g. "target/release/mnk brain --verbose"
     /// (split into words as a shell would).

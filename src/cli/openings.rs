@@ -61,6 +61,11 @@ pub struct Trials {
 
 /// The flags of `mnk openings generate`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  mnk openings generate -o book.txt                      4,000 of 16,000 candidates, gomoku
+  mnk openings generate -g 7x6x4 --keep 1000 -o c4.txt
+  mnk openings generate --player search:depth=4 --trials 32 -o book4.txt
+  mnk train --openings-file book.txt                     train and check on it")]
 pub struct GenerateArgs {
     #[command(flatten)]
     trials: Trials,
@@ -94,6 +99,10 @@ pub struct GenerateArgs {
 
 /// The flags of `mnk openings stats`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  mnk openings stats                     the shipped gomoku book
+  mnk openings stats book.txt --part check
+  mnk openings stats --random 1000       random openings, as --random-openings draws them")]
 pub struct StatsArgs {
     #[command(flatten)]
     trials: Trials,

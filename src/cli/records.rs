@@ -14,6 +14,10 @@ pub struct Args {
 
 #[derive(clap::Subcommand, Debug)]
 enum Command {
+    #[command(after_help = "Examples:
+  mnk records list                       the games `mnk play` saved (records/games.csv)
+  mnk records list m.sgf                 a match's games (mnk match --sgf m.sgf)
+  mnk records list old.csv -g 15x15x5    a file of the original program, which names no game")]
     /// One line per game: number, players, result, length in moves, game.
     List {
         /// The records file: the original CSV layout, or SGF if it ends in .sgf.
@@ -28,6 +32,9 @@ enum Command {
     },
     /// Remove games by number (as `list` shows them), atomically; every other
     /// game stays byte for byte.
+    #[command(after_help = "Examples:
+  mnk records delete records/games.csv 3          game 3
+  mnk records delete m.csv 2 5-9                  games 2 and 5 to 9")]
     Delete {
         /// The records file.
         file: PathBuf,

@@ -20,6 +20,10 @@ pub enum Command {
     /// above mnk's limit 1e9 is divided by the smallest power of ten that fits;
     /// the TOML's comment says by what and keeps the numbers as read. Not
     /// preserved: the absolute scale of such a group.
+    #[command(after_help = "Examples:
+  mnk weights import ChessboardValue.txt -o weights/course.toml
+  mnk weights import old.txt -o w.toml -g 15x15x5-exact
+  mnk play --ai easy --weights weights/course.toml      play the imported weights")]
     #[command(verbatim_doc_comment)]
     Import {
         /// The ChessboardValue.txt to read.
@@ -46,6 +50,9 @@ pub enum Command {
     /// largest / smallest nonzero number is too large a ratio for 64-bit
     /// integers (ratios up to about 9.2e9 always fit). Notes on what was
     /// scaled go to standard error.
+    #[command(after_help = "Examples:
+  mnk weights export runs/gomoku-1/weights/best.toml                 print to stdout
+  mnk weights export runs/gomoku-1/weights/best.toml -o ChessboardValue.txt")]
     #[command(verbatim_doc_comment)]
     Export {
         /// The TOML weight file to read.

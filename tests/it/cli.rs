@@ -654,3 +654,38 @@ fn threads_only_where_games_run_in_parallel() {
         assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
     }
 }
+
+/// Every command's help ends with examples.
+#[test]
+fn every_command_has_help_examples() {
+    for cmd in [
+        "train",
+        "plot",
+        "play",
+        "replay",
+        "records list",
+        "records delete",
+        "brain",
+        "solve",
+        "eval",
+        "match",
+        "brains",
+        "openings generate",
+        "openings stats",
+        "weights import",
+        "weights export",
+        "bench",
+    ] {
+        let mut args: Vec<&str> = cmd.split(' ').collect();
+        args.push("--help");
+        let help = succeeds(&args);
+        let examples = help
+            .split("Examples:")
+            .nth(1)
+            .unwrap_or_else(|| panic!("mnk {cmd} --help has no examples"));
+        assert!(
+            examples.contains(&format!("mnk {}", cmd.split(' ').next().unwrap())),
+            "mnk {cmd} --help: {examples}"
+        );
+    }
+}
