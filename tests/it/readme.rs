@@ -65,8 +65,8 @@ fn examples(readme: &str) -> Vec<Example> {
         }
         let Some(slow) = block else { continue };
         if let Some(cmd) = line.strip_prefix("$ ") {
-            let words = shlex::split(cmd)
-                .unwrap_or_else(|| panic!("README.md:{n}: cannot split {cmd:?}"));
+            let words =
+                shlex::split(cmd).unwrap_or_else(|| panic!("README.md:{n}: cannot split {cmd:?}"));
             let (program, args) = words
                 .split_first()
                 .unwrap_or_else(|| panic!("README.md:{n}: an empty command"));
@@ -150,8 +150,8 @@ fn sandbox() -> tempfile::TempDir {
 /// Runs the examples (the slow ones too if `slow`) and lists every one
 /// whose output or status differs, with its README line.
 fn check(slow: bool) {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .unwrap();
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     let all = examples(&readme);
     assert!(!all.is_empty(), "README.md has no console examples");
     let dir = sandbox();
