@@ -17,11 +17,14 @@
 //! symbols); other characters keep plotters' placement.
 //!
 //! The table is built once from the embedded DejaVu Sans: nothing is read
-//! from the system. SVG charts are not affected (their viewer lays out
-//! `<text>`), except that their text widths, estimated with this font,
-//! are as before within a bearing.
+//! from the system. The font is read with ttf-parser (ab_glyph's reader);
+//! the new table is written here and appended, the font's table directory
+//! entry pointed at it. SVG charts are not affected (their viewer lays
+//! out `<text>`), except that their text widths, estimated with this
+//! font, are as before within a bearing.
 
 use std::collections::BTreeMap;
+use ttf_parser::{kern::Format, Face, GlyphId, Tag};
 
 /// DejaVu Sans as shipped in `assets/fonts/`.
 pub(super) const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
@@ -32,138 +35,50 @@ fn corrected_chars() -> impl Iterator<Item = char> {
     (' '..='~').chain("−×±—–θ≤≥½·αγΔ…’‘“”→√πσ°".chars())
 }
 
-/// A big-endian reader over a font's bytes; `None` past the end.
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn u16(&self, at: usize) -> Option<u16> {
-        Some(u16::from_be_bytes(self.0.get(at..at + 2)?.try_into().ok()?))
-    }
-
-    fn i16(&self, at: usize) -> Option<i16> {
-        Some(i16::from_be_bytes(self.0.get(at..at + 2)?.try_into().ok()?))
-    }
-
-    fn u32(&self, at: usize) -> Option<u32> {
-        Some(u32::from_be_bytes(self.0.get(at..at + 4)?.try_into().ok()?))
-    }
+/// The glyph of `c`; 0 (the missing glyph) if the font has none.
+fn glyph(face: &Face, c: char) -> u16 {
+    face.glyph_index(c).map_or(0, |g| g.0)
 }
 
-/// The table directory entry of `tag`: (position of the entry, offset,
-/// length of the table).
-fn table(font: &Bytes, tag: &[u8; 4]) -> Option<(usize, usize, usize)> {
-    let n = usize::from(font.u16(4)?);
-    (0..n).map(|i| 12 + 16 * i).find_map(|entry| {
-        (font.0.get(entry..entry + 4)? == tag).then_some((
-            entry,
-            font.u32(entry + 8)? as usize,
-            font.u32(entry + 12)? as usize,
-        ))
-    })
-}
-
-/// The glyph of `c` by the font's Unicode BMP `cmap` (format 4) at
-/// `sub`; 0 (the missing glyph) if it has none.
-fn glyph(font: &Bytes, sub: usize, c: char) -> Option<u16> {
-    let Ok(c) = u16::try_from(u32::from(c)) else {
-        return Some(0);
+/// The font's kerning pairs from its `kern` table (horizontal, not
+/// cross-stream, format 0 subtables; a later subtable's pair wins), empty
+/// if it has none.
+fn kerning(face: &Face) -> BTreeMap<(u16, u16), i16> {
+    let Some(kern) = face.tables().kern else {
+        return BTreeMap::new();
     };
-    let segs = usize::from(font.u16(sub + 6)? / 2);
-    let ends = sub + 14;
-    let starts = ends + 2 * segs + 2;
-    let deltas = starts + 2 * segs;
-    let offsets = deltas + 2 * segs;
-    for s in 0..segs {
-        if font.u16(ends + 2 * s)? < c {
-            continue;
-        }
-        let start = font.u16(starts + 2 * s)?;
-        if start > c {
-            return Some(0);
-        }
-        let delta = font.u16(deltas + 2 * s)?;
-        let offset = font.u16(offsets + 2 * s)?;
-        if offset == 0 {
-            return Some(c.wrapping_add(delta));
-        }
-        let at = offsets + 2 * s + usize::from(offset) + 2 * usize::from(c - start);
-        let g = font.u16(at)?;
-        return Some(if g == 0 { 0 } else { g.wrapping_add(delta) });
-    }
-    Some(0)
-}
-
-/// The offset of the Unicode BMP subtable (platform 3, encoding 1) of
-/// `cmap` at `cmap`, which must be format 4.
-fn unicode_cmap(font: &Bytes, cmap: usize) -> Option<usize> {
-    let n = usize::from(font.u16(cmap + 2)?);
-    (0..n).find_map(|i| {
-        let rec = cmap + 4 + 8 * i;
-        let sub = cmap + font.u32(rec + 4)? as usize;
-        (font.u16(rec)? == 3 && font.u16(rec + 2)? == 1 && font.u16(sub)? == 4).then_some(sub)
-    })
-}
-
-/// The left side bearing of glyph `g` from `hmtx` at `hmtx` with
-/// `metrics` long entries.
-fn bearing(font: &Bytes, hmtx: usize, metrics: usize, g: u16) -> Option<i16> {
-    let g = usize::from(g);
-    if g < metrics {
-        font.i16(hmtx + 4 * g + 2)
-    } else {
-        font.i16(hmtx + 4 * metrics + 2 * (g - metrics))
-    }
-}
-
-/// The font's kerning pairs from its `kern` table (version 0, format 0
-/// subtables), if it has one.
-fn kerning(font: &Bytes) -> Option<BTreeMap<(u16, u16), i16>> {
-    let mut pairs = BTreeMap::new();
-    let Some((_, kern, _)) = table(font, b"kern") else {
-        return Some(pairs);
-    };
-    let tables = usize::from(font.u16(kern + 2)?);
-    let mut sub = kern + 4;
-    for _ in 0..tables {
-        let len = usize::from(font.u16(sub + 2)?);
-        let coverage = font.u16(sub + 4)?;
-        // Format 0 (high byte), horizontal (bit 0), not cross-stream.
-        if coverage >> 8 == 0 && coverage & 0x5 == 1 {
-            let n = usize::from(font.u16(sub + 6)?);
-            for i in 0..n {
-                let at = sub + 14 + 6 * i;
-                pairs.insert((font.u16(at)?, font.u16(at + 2)?), font.i16(at + 4)?);
-            }
-            // A lone subtable may be longer than its 16-bit length says.
-            if tables == 1 {
-                break;
-            }
-        }
-        sub += len;
-    }
-    Some(pairs)
+    kern.subtables
+        .into_iter()
+        .filter(|s| s.horizontal && !s.has_cross_stream)
+        .filter_map(|s| match s.format {
+            Format::Format0(table) => Some(table.pairs),
+            _ => None,
+        })
+        .flatten()
+        .map(|p| ((p.left().0, p.right().0), p.value))
+        .collect()
 }
 
 /// `font` with a `kern` table that puts back every glyph's left side
 /// bearing (see the module docs); `None` if the font lacks a table this
 /// needs.
 fn with_bearing_kerning(bytes: &[u8]) -> Option<Vec<u8>> {
-    let font = Bytes(bytes);
-    let (_, cmap, _) = table(&font, b"cmap")?;
-    let sub = unicode_cmap(&font, cmap)?;
-    let (_, hhea, _) = table(&font, b"hhea")?;
-    let metrics = usize::from(font.u16(hhea + 34)?);
-    let (_, hmtx, _) = table(&font, b"hmtx")?;
-    let mut glyphs: Vec<u16> = corrected_chars()
-        .map(|c| glyph(&font, sub, c))
-        .collect::<Option<_>>()?;
+    let face = Face::parse(bytes, 0).ok()?;
+    // The position of the `kern` entry in the table directory, which
+    // follows the 12-byte header. DejaVu Sans has a kern table; adding a
+    // directory entry would move every table, which is not worth it for
+    // another font.
+    let kern_tag = Tag::from_bytes(b"kern");
+    let records = face.raw_face().table_records;
+    let entry = 12 + 16 * records.into_iter().position(|r| r.tag == kern_tag)?;
+    let mut glyphs: Vec<u16> = corrected_chars().map(|c| glyph(&face, c)).collect();
     glyphs.sort_unstable();
     glyphs.dedup();
     let lsb: Vec<i32> = glyphs
         .iter()
-        .map(|&g| bearing(&font, hmtx, metrics, g).map(i32::from))
+        .map(|&g| face.glyph_hor_side_bearing(GlyphId(g)).map(i32::from))
         .collect::<Option<_>>()?;
-    let mut pairs = kerning(&font)?;
+    let mut pairs = kerning(&face);
     for (a, &ga) in glyphs.iter().enumerate() {
         for (b, &gb) in glyphs.iter().enumerate() {
             let own = pairs.get(&(ga, gb)).map_or(0, |&k| i32::from(k));
@@ -197,21 +112,16 @@ fn with_bearing_kerning(bytes: &[u8]) -> Option<Vec<u8>> {
         kern.extend_from_slice(&b.to_be_bytes());
         kern.extend_from_slice(&k.to_be_bytes());
     }
-    // Appended at the end (4-byte aligned), the directory pointing there;
-    // the old table stays as unused bytes. Checksums are not checked by
-    // ab_glyph's reader.
+    // Appended at the end (4-byte aligned), the directory entry's offset
+    // and length pointing there; the old table stays as unused bytes.
+    // Checksums are left as they were: ab_glyph's reader (ttf-parser)
+    // does not check them.
     let mut out = bytes.to_vec();
     while !out.len().is_multiple_of(4) {
         out.push(0);
     }
     let at = u32::try_from(out.len()).ok()?;
     out.extend_from_slice(&kern);
-    let entry = match table(&font, b"kern") {
-        Some((entry, _, _)) => entry,
-        // DejaVu Sans has a kern table; adding a directory entry would
-        // move every table, which is not worth it for another font.
-        None => return None,
-    };
     out[entry + 8..entry + 12].copy_from_slice(&at.to_be_bytes());
     out[entry + 12..entry + 16].copy_from_slice(&(kern.len() as u32).to_be_bytes());
     Some(out)
@@ -253,32 +163,33 @@ mod tests {
         (from..cols.len()).find(|&x| cols[x])
     }
 
+    /// The kerning of (`a`, `b`) by ttf-parser's own lookup, 0 if none.
+    fn kern(face: &Face, a: GlyphId, b: GlyphId) -> i16 {
+        let subtables = face.tables().kern.map(|k| k.subtables);
+        subtables
+            .into_iter()
+            .flatten()
+            .filter(|s| s.horizontal && !s.has_cross_stream)
+            .find_map(|s| s.glyphs_kerning(a, b))
+            .unwrap_or(0)
+    }
+
     #[test]
     fn letters_sit_where_the_font_puts_them() {
         // In "Ti", the i's ink starts (advance(T) + kern(T, i) − lsb(T) +
         // lsb(i)) font units after the T's: plotters without the fix
         // drops both bearings, lsb(i) − lsb(T) being about 3 pixels here.
-        let font = Bytes(FONT);
-        let (_, cmap, _) = table(&font, b"cmap").unwrap();
-        let sub = unicode_cmap(&font, cmap).unwrap();
-        let (_, hhea, _) = table(&font, b"hhea").unwrap();
-        let (_, hmtx, _) = table(&font, b"hmtx").unwrap();
-        let metrics = usize::from(font.u16(hhea + 34).unwrap());
+        let face = Face::parse(FONT, 0).unwrap();
         // ab_glyph scales the font's height (ascender − descender) to the
         // pixel size.
-        let height = f64::from(font.i16(hhea + 4).unwrap() - font.i16(hhea + 6).unwrap());
-        let scale = 40.0 / height;
+        let scale = 40.0 / f64::from(face.ascender() - face.descender());
         let (t, i) = (
-            glyph(&font, sub, 'T').unwrap(),
-            glyph(&font, sub, 'i').unwrap(),
+            face.glyph_index('T').unwrap(),
+            face.glyph_index('i').unwrap(),
         );
-        let advance_t = f64::from(font.u16(hmtx + 4 * usize::from(t)).unwrap());
-        let kern = kerning(&font)
-            .unwrap()
-            .get(&(t, i))
-            .map_or(0.0, |&k| f64::from(k));
-        let lsb = |g| f64::from(bearing(&font, hmtx, metrics, g).unwrap());
-        let expected = (advance_t + kern - lsb(t) + lsb(i)) * scale;
+        let advance_t = f64::from(face.glyph_hor_advance(t).unwrap());
+        let lsb = |g| f64::from(face.glyph_hor_side_bearing(g).unwrap());
+        let expected = (advance_t + f64::from(kern(&face, t, i)) - lsb(t) + lsb(i)) * scale;
         assert!(
             (lsb(i) - lsb(t)) * scale > 2.5,
             "the test needs bearings that differ visibly"
@@ -298,32 +209,25 @@ mod tests {
     #[test]
     fn the_new_table_keeps_the_fonts_own_kerning() {
         let fixed = with_bearing_kerning(FONT).unwrap();
-        let (old, new) = (
-            kerning(&Bytes(FONT)).unwrap(),
-            kerning(&Bytes(&fixed)).unwrap(),
+        let (face, new_face) = (
+            Face::parse(FONT, 0).unwrap(),
+            Face::parse(&fixed, 0).unwrap(),
         );
-        let font = Bytes(FONT);
-        let (_, cmap, _) = table(&font, b"cmap").unwrap();
-        let sub = unicode_cmap(&font, cmap).unwrap();
-        let (_, hhea, _) = table(&font, b"hhea").unwrap();
-        let (_, hmtx, _) = table(&font, b"hmtx").unwrap();
-        let metrics = usize::from(font.u16(hhea + 34).unwrap());
         let (a, v) = (
-            glyph(&font, sub, 'A').unwrap(),
-            glyph(&font, sub, 'V').unwrap(),
+            face.glyph_index('A').unwrap(),
+            face.glyph_index('V').unwrap(),
         );
-        let lsb = |g| i32::from(bearing(&font, hmtx, metrics, g).unwrap());
-        let own = i32::from(old[&(a, v)]);
+        let lsb = |g| i32::from(face.glyph_hor_side_bearing(g).unwrap());
+        let own = i32::from(kern(&face, a, v));
         assert!(own < 0, "DejaVu kerns AV");
-        assert_eq!(i32::from(new[&(a, v)]), own + lsb(v) - lsb(a));
+        assert_eq!(i32::from(kern(&new_face, a, v)), own + lsb(v) - lsb(a));
         // Pairs outside the corrected characters keep their value.
+        let (old, new) = (kerning(&face), kerning(&new_face));
         let outside = old
             .keys()
             .find(|p| !new.contains_key(p) || new[p] != old[p]);
         assert!(outside.is_none_or(|p| {
-            let c: Vec<u16> = corrected_chars()
-                .map(|c| glyph(&font, sub, c).unwrap())
-                .collect();
+            let c: Vec<u16> = corrected_chars().map(|c| glyph(&face, c)).collect();
             c.contains(&p.0) && c.contains(&p.1)
         }));
     }
