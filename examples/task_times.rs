@@ -45,12 +45,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             } else {
                 (&mut b, &mut a)
             };
-            play_game(rules, opening, black.as_mut(), white.as_mut(), &mut board, &mut rng)?;
+            play_game(
+                rules,
+                opening,
+                black.as_mut(),
+                white.as_mut(),
+                &mut board,
+                &mut rng,
+            )?;
             plies[g] = board.ply();
         }
-        out.push_str(&format!("{} {} {}\n", t.elapsed().as_nanos(), plies[0], plies[1]));
+        out.push_str(&format!(
+            "{} {} {}\n",
+            t.elapsed().as_nanos(),
+            plies[0],
+            plies[1]
+        ));
     }
-    eprintln!("{} tasks in {:.3} s", openings.len(), all.elapsed().as_secs_f64());
+    eprintln!(
+        "{} tasks in {:.3} s",
+        openings.len(),
+        all.elapsed().as_secs_f64()
+    );
     print!("{out}");
     Ok(())
 }
