@@ -24,6 +24,8 @@ pub mod play;
 pub mod players;
 pub mod plot;
 pub mod records;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod threats;
 pub mod train;
 pub mod util;

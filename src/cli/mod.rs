@@ -15,6 +15,8 @@ mod play;
 mod plot;
 mod records;
 mod replay;
+#[cfg(feature = "serve")]
+mod serve;
 mod solve;
 mod train;
 mod weights;
@@ -63,6 +65,9 @@ pub enum Command {
     Records(records::Args),
     /// Gomocup engine mode (pbrain protocol on stdin/stdout).
     Brain(brain::Args),
+    /// Play in the browser: a local web server (http://127.0.0.1:8080/ by default).
+    #[cfg(feature = "serve")]
+    Serve(serve::Args),
     /// Solve a position exactly: its value and optimal moves (small boards).
     Solve(solve::Args),
     /// Show every empty cell's score (the value map) and the board value.
@@ -115,6 +120,8 @@ impl Command {
             Command::Replay(_) => "replay",
             Command::Records(_) => "records",
             Command::Brain(_) => "brain",
+            #[cfg(feature = "serve")]
+            Command::Serve(_) => "serve",
             Command::Solve(_) => "solve",
             Command::Eval(_) => "eval",
             Command::Match(_) => "match",
@@ -165,6 +172,8 @@ pub fn main() -> std::process::ExitCode {
         Command::Replay(a) => replay::run(a),
         Command::Records(a) => records::run(a),
         Command::Brain(a) => brain::run(a),
+        #[cfg(feature = "serve")]
+        Command::Serve(a) => serve::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Match(a) => matches::run(a),

@@ -306,6 +306,25 @@ impl Session {
         self.humans() == 0
     }
 
+    /// The cell the last `hint` suggested, until the next move.
+    pub fn hint(&self) -> Option<Move> {
+        self.hint
+    }
+
+    /// The result of the current game, if it has ended on the board or by
+    /// resignation.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.result()
+    }
+
+    /// The AI player's spec on a colour's seat, `None` for a person.
+    pub fn ai_spec(&self, c: Color) -> Option<&PlayerSpec> {
+        match &self.seat(c).kind {
+            SeatKind::Ai(spec) => Some(spec),
+            SeatKind::Human(_) => None,
+        }
+    }
+
     /// What the session waits for.
     pub fn turn(&self) -> Turn {
         match self.phase {

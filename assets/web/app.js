@@ -1,0 +1,106 @@
+// The Play view of `mnk serve`: plain JS over the JSON API (no build step).
+"use strict";
+
+let game = null;   // the last state the server sent
+let busy = false;  // a request is in flight
+
+const $ = (id) => document.getElementById(id);
+
+async function call(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const data = res.status === 204 ? null : await res.json();
+  if (!res.ok) throw new Error(data && data.error ? data.error : res.statusText);
+  return data;
+}
+
+async function act(method, path, body, thinking) {
+  if (busy) return;
+  busy = true;
+  if (thinking) status("The AI is thinking…");
+  try {
+    show(await call(method, path, body));
+  } catch (e) {
+    status(e.message, true);
+  } finally {
+    busy = false;
+  }
+}
+
+function status(text, error) {
+  const s = $("status");
+  s.textContent = text;
+  s.className = error ? "error" : "";
+}
+
+function describe(g) {
+  if (g.result === "draw") return "Draw.";
+  if (g.result) return (g.result === g.you ? "You win" : "The AI wins") + " (" + g.result + ").";
+  if (g.turn === "you") return "Your move (" + g.you + ").";
+  return "The AI is to move.";
+}
+
+function show(g) {
+  game = g;
+  const board = $("board");
+  board.innerHTML = "";
+  board.style.gridTemplateColumns = "repeat(" + g.width + ", 32px)";
+  const stones = new Map();
+  g.moves.forEach((m, i) => stones.set(m.x + "," + m.y, { color: m.color, n: i + 1 }));
+  const wins = new Set(g.winning_line);
+  const numbers = $("numbers").checked;
+  for (let y = 0; y < g.height; y++) {
+    for (let x = 0; x < g.width; x++) {
+      const cell = document.createElement("div");
+      const name = String.fromCharCode(97 + x) + (y + 1);
+      cell.className = "cell";
+      cell.dataset.cell = name;
+      cell.title = name;
+      const s = stones.get(x + "," + y);
+      if (s) {
+        cell.classList.add("taken");
+        const stone = document.createElement("div");
+        stone.className = "stone " + s.color;
+        if (numbers) stone.textContent = s.n;
+        cell.appendChild(stone);
+      } else {
+        cell.addEventListener("click", () => move(name));
+      }
+      if (name === g.last_move) cell.classList.add("last");
+      if (wins.has(name)) cell.classList.add("win");
+      if (name === g.hint) cell.classList.add("hint");
+      board.appendChild(cell);
+    }
+  }
+  status(describe(g));
+  const list = $("messages");
+  list.innerHTML = "";
+  for (const m of g.messages) {
+    const li = document.createElement("li");
+    li.textContent = m;
+    list.appendChild(li);
+  }
+}
+
+function move(cell) {
+  if (!game || game.turn !== "you") return;
+  act("POST", "/api/games/" + game.id + "/move", { cell }, true);
+}
+
+$("setup").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const body = { game: $("game").value, you: $("you").value, opponent: $("opponent").value };
+  const old = game;
+  act("POST", "/api/games", body, body.you === "white").then(() => {
+    // The previous game is ended on the server (saved if unfinished).
+    if (old && game && old.id !== game.id) call("DELETE", "/api/games/" + old.id).catch(() => {});
+  });
+});
+$("undo").addEventListener("click", () => game && act("POST", "/api/games/" + game.id + "/undo"));
+$("hint").addEventListener("click", () => game && act("POST", "/api/games/" + game.id + "/hint", undefined, true));
+$("resign").addEventListener("click", () => game && act("POST", "/api/games/" + game.id + "/resign"));
+$("numbers").addEventListener("change", () => game && show(game));

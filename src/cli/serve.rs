@@ -1,0 +1,61 @@
+//! `mnk serve`: the local web page. The server lives in [`mnk::serve`];
+//! this file turns the flags into its [`Options`] and prints the URL.
+
+use anyhow::{Context, Result};
+use mnk::serve::{Limits, Options};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+
+/// The flags of `mnk serve`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  mnk serve                          http://127.0.0.1:8080/
+  mnk serve --port 0                 any free port (the URL says which)
+  mnk serve --records games.csv
+
+There are no accounts: anyone who can reach the address can play and read
+what the server shows. It listens on 127.0.0.1 (this machine only) unless
+--host says otherwise.")]
+pub struct Args {
+    /// The port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on; 0.0.0.0 opens it to the network (no accounts!).
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    host: IpAddr,
+    /// The folder of training runs.
+    #[arg(long, default_value = "runs", value_name = "DIR")]
+    runs_dir: PathBuf,
+    /// Append every game played on the page to this records file, as `mnk play` does.
+    #[arg(long, default_value = super::play::RECORDS, value_name = "FILE")]
+    records: PathBuf,
+    /// Do not write the records file.
+    #[arg(long, conflicts_with = "records")]
+    no_records: bool,
+    /// The folder of weights files opponents may use.
+    #[arg(long, default_value = "weights", value_name = "DIR")]
+    weights_dir: PathBuf,
+}
+
+/// Serves until Ctrl-C.
+pub fn run(a: Args) -> Result<()> {
+    if !a.host.is_loopback() {
+        eprintln!(
+            "warning: listening on {}: anyone who can reach this address can use the page; \
+             mnk serve has no accounts",
+            a.host
+        );
+    }
+    let options = Options {
+        addr: SocketAddr::new(a.host, a.port),
+        runs_dir: a.runs_dir,
+        records: (!a.no_records).then_some(a.records),
+        weights_dir: a.weights_dir,
+        limits: Limits::default(),
+    };
+    mnk::serve::run(options, |running| {
+        println!("mnk serve: {} (Ctrl-C stops)", running.url());
+    })
+    .context("mnk serve")
+}

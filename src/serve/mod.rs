@@ -1,0 +1,193 @@
+//! `mnk serve`: a local web server, another front end over the same
+//! library as `mnk play` (cargo feature `serve`, on by default).
+//!
+//! Today it serves the Play view: the page (`assets/web/`, embedded by
+//! [`assets`]) and a JSON API over `mnk play`'s sessions ([`games`]):
+//!
+//! ```text
+//! POST   /api/games            {game, you, opponent[, seed]} → 201 + state
+//! GET    /api/games/{id}       → state
+//! POST   /api/games/{id}/move  {cell}  → state after your move and the AI's
+//! POST   /api/games/{id}/undo  → state
+//! POST   /api/games/{id}/hint  → state with `hint`
+//! POST   /api/games/{id}/resign → state
+//! DELETE /api/games/{id}       → 204 (a game in progress is saved unfinished)
+//! ```
+//!
+//! Every error is `{"error": "…"}` with a 4xx status for bad input
+//! ([`ApiError`]). Files are served only through [`safe_join`], which
+//! refuses paths out of the configured folders.
+//!
+//! [`start`] binds and returns the bound address with a handle that stops
+//! the server, so tests run it in-process on port 0. The server binds to
+//! 127.0.0.1 unless told otherwise; it has no accounts.
+
+pub mod assets;
+pub mod error;
+pub mod games;
+mod routes;
+pub mod safe_path;
+
+pub use error::ApiError;
+pub use games::{GameState, Games, Limits};
+pub use routes::BODY_LIMIT;
+pub use safe_path::{safe_join, PathError};
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// Where the server listens and which folders it serves.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The address to bind (port 0: any free port).
+    pub addr: SocketAddr,
+    /// Training runs (for the Training view, and opponents' weights).
+    pub runs_dir: PathBuf,
+    /// The records file games are appended to; `None`: not saved.
+    pub records: Option<PathBuf>,
+    /// Weights files opponents may use.
+    pub weights_dir: PathBuf,
+    /// What the games may hold and compute.
+    pub limits: Limits,
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The address cannot be bound (in use, or not this machine's).
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Accepting connections failed.
+    #[error("server: {0}")]
+    Io(#[from] std::io::Error),
+    /// The server task died.
+    #[error("server task: {0}")]
+    Task(String),
+}
+
+/// A server started by [`start`].
+#[derive(Debug)]
+pub struct Running {
+    addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<Result<(), ServeError>>,
+}
+
+impl Running {
+    /// The address it listens on (with the real port when asked for 0).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The page's URL.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// Stops accepting, finishes the requests in flight, ends every game
+    /// (saving those in progress) and returns.
+    pub async fn shutdown(mut self) -> Result<(), ServeError> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        self.wait().await
+    }
+
+    /// Waits until the server stops (its signal of [`start_until`] came),
+    /// after it has ended every game.
+    pub async fn wait(&mut self) -> Result<(), ServeError> {
+        (&mut self.task)
+            .await
+            .map_err(|e| ServeError::Task(e.to_string()))?
+    }
+}
+
+/// Binds `options.addr` and serves in a task of the current tokio runtime.
+pub async fn start(options: Options) -> Result<Running, ServeError> {
+    start_until(options, std::future::pending()).await
+}
+
+/// [`start`], also stopping when `signal` completes (Ctrl-C, say).
+pub async fn start_until(
+    options: Options,
+    signal: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<Running, ServeError> {
+    let listener = tokio::net::TcpListener::bind(options.addr)
+        .await
+        .map_err(|source| ServeError::Bind {
+            addr: options.addr,
+            source,
+        })?;
+    let addr = listener.local_addr()?;
+    let games = Arc::new(Games::new(
+        options.records.clone(),
+        vec![options.weights_dir.clone(), options.runs_dir.clone()],
+        options.limits,
+    ));
+    let app = routes::router(Arc::clone(&games));
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        let until = async move {
+            tokio::select! {
+                _ = stopped => {}
+                _ = signal => {}
+            }
+        };
+        let served = axum::serve(listener, app)
+            .with_graceful_shutdown(until)
+            .await;
+        games.end_all().await;
+        served.map_err(ServeError::Io)
+    });
+    Ok(Running {
+        addr,
+        stop: Some(stop),
+        task,
+    })
+}
+
+/// Runs the server on a runtime of its own until Ctrl-C (or SIGTERM),
+/// calling `ready` once it listens (to print its URL). Every game in
+/// progress is saved as unfinished before this returns.
+pub fn run(options: Options, ready: impl FnOnce(&Running)) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let mut running = start_until(options, stop_signal()).await?;
+        ready(&running);
+        running.wait().await
+    })
+}
+
+/// Completes on Ctrl-C, or on SIGTERM on Unix.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
