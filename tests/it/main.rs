@@ -31,6 +31,8 @@ mod readme;
 mod records;
 mod replay;
 mod search_generations;
+#[cfg(feature = "serve")]
+mod serve;
 mod solver;
 mod stats;
 mod threats;

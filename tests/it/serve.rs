@@ -1,0 +1,398 @@
+//! `mnk serve`'s HTTP API, in process: the server runs on a tokio runtime
+//! of the test, bound to a free port of 127.0.0.1, and a tiny blocking
+//! HTTP/1.1 client talks to it over real sockets.
+
+use mnk::game::{Outcome, Rules};
+use mnk::records::read_records;
+use mnk::serve::{start, Limits, Options, Running};
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+
+/// A server on a free port, saving games to `dir/records/games.csv`.
+struct Server {
+    runtime: tokio::runtime::Runtime,
+    running: Option<Running>,
+    addr: SocketAddr,
+}
+
+impl Server {
+    fn start(dir: &Path) -> Server {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let options = Options {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            runs_dir: dir.join("runs"),
+            records: Some(dir.join("records/games.csv")),
+            weights_dir: dir.join("weights"),
+            limits: Limits::default(),
+        };
+        let running = runtime.block_on(start(options)).unwrap();
+        let addr = running.addr();
+        assert!(addr.ip().is_loopback() && addr.port() != 0);
+        Server {
+            runtime,
+            running: Some(running),
+            addr,
+        }
+    }
+
+    /// Stops the server; games in progress are saved.
+    fn stop(mut self) {
+        if let Some(r) = self.running.take() {
+            self.runtime.block_on(r.shutdown()).unwrap();
+        }
+    }
+
+    /// Sends a raw request target (not normalised) and returns the status
+    /// and body.
+    fn raw(&self, method: &str, target: &str, content_type: &str, body: &[u8]) -> (u16, String) {
+        let mut s = TcpStream::connect(self.addr).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(120)))
+            .unwrap();
+        let head = format!(
+            "{method} {target} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+            self.addr,
+            body.len()
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        // A server may answer (413) before reading a large body.
+        let _ = s.write_all(body);
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        let text = String::from_utf8_lossy(&out).to_string();
+        let status = text
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {text:?}"));
+        let body = text
+            .split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_string())
+            .unwrap_or_default();
+        (status, body)
+    }
+
+    /// A JSON request; returns the status and the parsed body (`null` when
+    /// empty).
+    fn json(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        let bytes = body.map(|b| b.to_string()).unwrap_or_default();
+        let (status, text) = self.raw(method, path, "application/json", bytes.as_bytes());
+        let value = if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text:?}"))
+        };
+        (status, value)
+    }
+
+    fn ok(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let (status, v) = self.json(method, path, body);
+        assert!(
+            (200..300).contains(&status),
+            "{method} {path}: {status} {v}"
+        );
+        v
+    }
+}
+
+/// Plays a whole tic-tac-toe game against `perfect`, each of our moves the
+/// hint (the perfect player's own choice), and returns the final state.
+fn play_perfect_game(server: &Server, you: &str) -> Value {
+    let g = server.ok(
+        "POST",
+        "/api/games",
+        Some(json!({"game": "tictactoe", "you": you, "opponent": "perfect"})),
+    );
+    let id = g["id"].as_u64().unwrap();
+    let mut state = g;
+    while state["turn"] == "you" {
+        let hinted = server.ok("POST", &format!("/api/games/{id}/hint"), None);
+        let cell = hinted["hint"].as_str().unwrap().to_string();
+        state = server.ok(
+            "POST",
+            &format!("/api/games/{id}/move"),
+            Some(json!({ "cell": cell })),
+        );
+    }
+    assert_eq!(state["turn"], "over", "{state}");
+    state
+}
+
+#[test]
+fn a_perfect_game_is_a_draw_and_is_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let state = play_perfect_game(&server, "black");
+    assert_eq!(state["result"], "draw", "{state}");
+    assert_eq!(state["moves"].as_array().unwrap().len(), 9);
+    assert_eq!(state["winning_line"], json!([]));
+    assert!(
+        state["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m.as_str().unwrap().starts_with("Saved the game")),
+        "{state}"
+    );
+    let games = read_records(dir.path().join("records/games.csv"), Rules::TICTACTOE).unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].plies(), 9);
+    assert_eq!(games[0].result, Some(Outcome::Draw));
+
+    // As white the AI opens, in the centre.
+    let id = {
+        let g = server.ok(
+            "POST",
+            "/api/games",
+            Some(json!({"game": "tictactoe", "you": "white", "opponent": "perfect"})),
+        );
+        assert_eq!(g["moves"][0]["cell"], "b2", "{g}");
+        assert_eq!(g["turn"], "you");
+        g["id"].as_u64().unwrap()
+    };
+    // Undo takes back our move and the answer; resign ends the game.
+    let after = server.ok(
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(json!({"cell": "a1"})),
+    );
+    assert_eq!(after["moves"].as_array().unwrap().len(), 3);
+    let undone = server.ok("POST", &format!("/api/games/{id}/undo"), None);
+    assert_eq!(undone["moves"].as_array().unwrap().len(), 1);
+    let resigned = server.ok("POST", &format!("/api/games/{id}/resign"), None);
+    assert_eq!(resigned["result"], "black");
+    assert_eq!(resigned["turn"], "over");
+    let games = read_records(dir.path().join("records/games.csv"), Rules::TICTACTOE).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[1].result, Some(Outcome::Win(mnk::game::Color::Black)));
+    server.stop();
+}
+
+#[test]
+fn a_won_game_shows_its_line_and_an_abandoned_one_is_saved_at_shutdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    // A 4x4 board, three in a row, against greedy, our moves its hints.
+    let g = server.ok(
+        "POST",
+        "/api/games",
+        Some(json!({"game": "4x4x3", "you": "black", "opponent": "greedy"})),
+    );
+    let id = g["id"].as_u64().unwrap();
+    let mut state = server.ok(
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(json!({"cell": "b2"})),
+    );
+    assert_eq!(state["last_move"], state["moves"][1]["cell"]);
+    assert_eq!(state["to_move"], "black");
+    // Play the hints of greedy until the game ends either way.
+    while state["turn"] == "you" {
+        let h = server.ok("POST", &format!("/api/games/{id}/hint"), None);
+        state = server.ok(
+            "POST",
+            &format!("/api/games/{id}/move"),
+            Some(json!({"cell": h["hint"]})),
+        );
+    }
+    if state["result"] != "draw" {
+        let line = state["winning_line"].as_array().unwrap();
+        assert!(line.len() >= 3, "{state}");
+        assert!(line.contains(&state["last_move"]), "{state}");
+    }
+    // An abandoned game: one move, then the server stops.
+    let g = server.ok(
+        "POST",
+        "/api/games",
+        Some(json!({"game": "gomoku", "you": "black", "opponent": "easy"})),
+    );
+    let id = g["id"].as_u64().unwrap();
+    server.ok(
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(json!({"cell": "h8"})),
+    );
+    server.stop();
+    let games = read_records(dir.path().join("records/games.csv"), Rules::GOMOKU).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[1].plies(), 2);
+    assert_eq!(games[1].result, None);
+}
+
+#[test]
+fn bad_input_gets_a_4xx_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let new = |body: Value| server.json("POST", "/api/games", Some(body));
+    let refused = |(status, v): (u16, Value), want: u16, words: &str| {
+        assert_eq!(status, want, "{v}");
+        let e = v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error in {v}"));
+        assert!(e.contains(words), "{e:?} lacks {words:?}");
+    };
+    let game = |g: &str, you: &str, opp: &str| json!({"game": g, "you": you, "opponent": opp});
+    refused(new(game("27x27x5", "black", "easy")), 400, "27");
+    refused(new(game("2x2x2", "black", "easy")), 400, "out of range");
+    refused(new(game("chess", "black", "easy")), 400, "chess");
+    refused(new(game("tictactoe", "red", "easy")), 400, "red");
+    refused(
+        new(game("tictactoe", "black", "wizard")),
+        400,
+        "unknown player",
+    );
+    refused(new(game("gomoku", "black", "perfect")), 400, "cannot solve");
+    refused(
+        new(game("gomoku", "black", "exact:limit=200")),
+        400,
+        "at most",
+    );
+    refused(new(game("gomoku", "black", "search:tt=26")), 400, "tt=26");
+    refused(
+        new(game("gomoku", "black", "greedy:weights=/etc/passwd")),
+        400,
+        "absolute",
+    );
+    refused(
+        new(game("gomoku", "black", "greedy:weights=../Cargo.toml")),
+        400,
+        "..",
+    );
+    refused(new(json!({"game": "tictactoe"})), 422, "missing field");
+    refused(
+        new(json!({"game": "tictactoe", "you": "black", "opponent": "easy", "x": 1})),
+        422,
+        "unknown field",
+    );
+    let (status, _) = server.raw("POST", "/api/games", "application/json", b"{not json");
+    assert_eq!(status, 400);
+    let (status, _) = server.raw("POST", "/api/games", "text/plain", b"{}");
+    assert_eq!(status, 415);
+    let huge = format!(
+        r#"{{"game": "tictactoe", "you": "black", "opponent": "{}"}}"#,
+        "e".repeat(100_000)
+    );
+    let (status, _) = server.raw("POST", "/api/games", "application/json", huge.as_bytes());
+    assert_eq!(status, 413);
+
+    refused(server.json("GET", "/api/games/99", None), 404, "no game 99");
+    refused(
+        server.json("GET", "/api/games/x", None),
+        404,
+        "no such page",
+    );
+    refused(
+        server.json("GET", "/api/nothing", None),
+        404,
+        "no such page",
+    );
+
+    let g = server.ok(
+        "POST",
+        "/api/games",
+        Some(game("tictactoe", "black", "perfect")),
+    );
+    let id = g["id"].as_u64().unwrap();
+    let mv = |cell: &str| {
+        server.json(
+            "POST",
+            &format!("/api/games/{id}/move"),
+            Some(json!({ "cell": cell })),
+        )
+    };
+    refused(
+        server.json("POST", &format!("/api/games/{id}/undo"), None),
+        409,
+        "no move of yours",
+    );
+    refused(mv("d1"), 400, "off the board");
+    refused(mv("zz"), 400, "not a cell");
+    refused(mv("save /tmp/x.csv"), 400, "not a cell");
+    refused(mv("undo"), 400, "not a cell");
+    let (status, v) = mv("b2");
+    assert_eq!(status, 200, "{v}");
+    refused(mv("b2"), 400, "occupied");
+    let ai = v["moves"][1]["cell"].as_str().unwrap().to_string();
+    refused(mv(&ai), 400, "occupied");
+    server.ok("POST", &format!("/api/games/{id}/resign"), None);
+    refused(mv("c3"), 409, "over");
+    refused(
+        server.json("POST", &format!("/api/games/{id}/hint"), None),
+        409,
+        "over",
+    );
+    let (status, _) = server.json("DELETE", &format!("/api/games/{id}"), None);
+    assert_eq!(status, 204);
+    refused(
+        server.json("GET", &format!("/api/games/{id}"), None),
+        404,
+        "no game",
+    );
+    server.stop();
+}
+
+#[test]
+fn the_page_is_embedded_and_traversal_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let (status, page) = server.raw("GET", "/", "text/plain", b"");
+    assert_eq!(status, 200);
+    assert!(page.contains("/assets/app.js"), "{page}");
+    for name in ["app.js", "style.css", "index.html"] {
+        let (status, _) = server.raw("GET", &format!("/assets/{name}"), "text/plain", b"");
+        assert_eq!(status, 200, "{name}");
+    }
+    assert_eq!(server.raw("GET", "/assets/nothing.js", "", b"").0, 404);
+    for target in [
+        "/assets/../Cargo.toml",
+        "/assets/../../../../etc/passwd",
+        "/assets/%2e%2e/Cargo.toml",
+        "/assets/%2E%2E%2FCargo.toml",
+        "/assets/..%2f..%2fetc/passwd",
+        "/assets/%252e%252e/Cargo.toml",
+        "/assets//etc/passwd",
+        "/assets/%2fetc/passwd",
+        "/assets/..%5c..%5cCargo.toml",
+        "/assets/./app.js",
+        "/assets/app.js%00",
+        "/assets/%zz",
+    ] {
+        let (status, body) = server.raw("GET", target, "", b"");
+        assert!(
+            (400..500).contains(&status) && status != 404,
+            "{target}: {status} {body}"
+        );
+    }
+    server.stop();
+}
+
+#[test]
+fn concurrent_clients_play_their_own_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let results: Vec<Value> = std::thread::scope(|s| {
+        let handles: Vec<_> = ["black", "white", "black", "white"]
+            .into_iter()
+            .map(|you| {
+                let server = &server;
+                s.spawn(move || play_perfect_game(server, you))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for r in &results {
+        assert_eq!(r["result"], "draw", "{r}");
+    }
+    let ids: std::collections::BTreeSet<u64> =
+        results.iter().map(|r| r["id"].as_u64().unwrap()).collect();
+    assert_eq!(ids.len(), 4);
+    let games = read_records(dir.path().join("records/games.csv"), Rules::TICTACTOE).unwrap();
+    assert_eq!(games.len(), 4);
+    assert!(games.iter().all(|g| g.plies() == 9));
+    server.stop();
+}
