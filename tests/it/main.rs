@@ -9,6 +9,8 @@ mod common;
 mod bench;
 mod brain;
 mod brains;
+#[cfg(feature = "serve")]
+mod browser;
 mod cli;
 mod duel;
 mod eval;

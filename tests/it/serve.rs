@@ -11,14 +11,14 @@ use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 
 /// A server on a free port, saving games to `dir/records/games.csv`.
-struct Server {
+pub(crate) struct Server {
     runtime: tokio::runtime::Runtime,
     running: Option<Running>,
-    addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
 }
 
 impl Server {
-    fn start(dir: &Path) -> Server {
+    pub(crate) fn start(dir: &Path) -> Server {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -42,7 +42,7 @@ impl Server {
     }
 
     /// Stops the server; games in progress are saved.
-    fn stop(mut self) {
+    pub(crate) fn stop(mut self) {
         if let Some(r) = self.running.take() {
             self.runtime.block_on(r.shutdown()).unwrap();
         }

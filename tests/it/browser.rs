@@ -1,0 +1,218 @@
+//! `mnk serve`'s page in a real browser: Debian's headless Chromium driven
+//! through chromedriver (WebDriver) with fantoccini. A full tic-tac-toe
+//! game clicked against the perfect player ends in a draw, and a gomoku
+//! move gets the AI's answer on the board.
+//!
+//! Without `chromedriver` and `chromium` the test says so loudly and
+//! passes, unless `MNK_REQUIRE_BROWSER=1` (as `.ci/run` sets after
+//! installing them), where a missing browser fails it.
+
+use crate::serve::Server;
+use fantoccini::{Client, ClientBuilder, Locator};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// chromedriver on a free port, killed when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts chromedriver, or says why it cannot (no browser here).
+fn driver() -> Result<Driver, String> {
+    for program in ["chromedriver", "chromium"] {
+        let found = Command::new(program)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !found {
+            return Err(format!(
+                "no `{program}` (apt-get install chromium chromium-driver)"
+            ));
+        }
+    }
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    let child = Command::new("chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("chromedriver: {e}"))?;
+    let driver = Driver { child, port };
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let start = Instant::now();
+    while TcpStream::connect(addr).is_err() {
+        if start.elapsed() > Duration::from_secs(20) {
+            return Err("chromedriver did not listen within 20 s".into());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok(driver)
+}
+
+async fn browser(driver: &Driver) -> Client {
+    let mut caps = serde_json::Map::new();
+    // As root in a container, and with no network: no sandbox, and none
+    // of Chromium's background connections.
+    caps.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({
+            "binary": "/usr/bin/chromium",
+            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                     "--no-first-run", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync",
+                     "--window-size=1000,800"],
+        }),
+    );
+    ClientBuilder::native()
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("a WebDriver session")
+}
+
+/// The status line's text.
+async fn status(c: &Client) -> String {
+    c.find(Locator::Id("status"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+/// Waits until the status line satisfies `ok`, and returns it.
+async fn until_status(c: &Client, ok: impl Fn(&str) -> bool) -> String {
+    let start = Instant::now();
+    loop {
+        let s = status(c).await;
+        if ok(&s) {
+            return s;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "status stuck at {s:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Starts a new game from the page's form.
+async fn new_game(c: &Client, game: &str, opponent: &str) {
+    for (id, value) in [("game", game), ("opponent", opponent)] {
+        let field = c.find(Locator::Id(id)).await.unwrap();
+        field.clear().await.unwrap();
+        field.send_keys(value).await.unwrap();
+    }
+    c.find(Locator::Css("#setup button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until_status(c, |s| s.starts_with("Your move")).await;
+}
+
+async fn stones(c: &Client) -> usize {
+    c.find_all(Locator::Css("#board .stone"))
+        .await
+        .unwrap()
+        .len()
+}
+
+#[test]
+fn the_page_plays_in_a_real_browser() {
+    let driver = match driver() {
+        Ok(d) => d,
+        Err(why) if std::env::var_os("MNK_REQUIRE_BROWSER").is_none() => {
+            eprintln!("\n*** SKIPPED the browser test: {why} ***\n");
+            return;
+        }
+        Err(why) => panic!("MNK_REQUIRE_BROWSER is set, but: {why}"),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let url = format!("http://{}/", server.addr);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let shot = runtime.block_on(async {
+        let c = browser(&driver).await;
+        c.goto(&url).await.unwrap();
+
+        // Tic-tac-toe against perfect play, each move the hint's: a draw.
+        new_game(&c, "tictactoe", "perfect").await;
+        for _ in 0..5 {
+            if !status(&c).await.starts_with("Your move") {
+                break;
+            }
+            c.find(Locator::Id("hint"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            let hint = c
+                .wait()
+                .at_most(Duration::from_secs(30))
+                .for_element(Locator::Css("#board .hint"))
+                .await
+                .unwrap();
+            let before = stones(&c).await;
+            hint.click().await.unwrap();
+            // Our stone, and the AI's answer unless the game is over.
+            let start = Instant::now();
+            while stones(&c).await == before {
+                assert!(
+                    start.elapsed() < Duration::from_secs(30),
+                    "the click was not played"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            until_status(&c, |s| s.starts_with("Your move") || s == "Draw.").await;
+        }
+        assert_eq!(status(&c).await, "Draw.");
+        assert_eq!(stones(&c).await, 9);
+        let shot = c.screenshot().await.unwrap();
+
+        // Gomoku: a click at the centre gets the AI's answer.
+        new_game(&c, "gomoku", "easy").await;
+        c.find(Locator::Css("[data-cell='h8']"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        until_status(&c, |s| s.starts_with("Your move")).await;
+        assert_eq!(stones(&c).await, 2);
+        let last = c.find(Locator::Css("#board .last")).await.unwrap();
+        assert_ne!(last.attr("data-cell").await.unwrap().as_deref(), Some("h8"));
+        c.close().await.unwrap();
+        shot
+    });
+    server.stop();
+    // The game went to the records file as `mnk play` saves it.
+    let games = mnk::records::read_records(
+        dir.path().join("records/games.csv"),
+        mnk::game::Rules::GOMOKU,
+    )
+    .unwrap();
+    assert_eq!(games[0].result, Some(mnk::game::Outcome::Draw));
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-play.png");
+    std::fs::write(&out, shot).unwrap();
+    eprintln!("screenshot: {}", out.display());
+}
