@@ -22,6 +22,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::{Mutex, OwnedMutexGuard, Semaphore};
 
 /// How much the games of one server may hold and compute.
@@ -33,6 +34,14 @@ pub struct Limits {
     pub thinkers: usize,
     /// The largest search table an opponent may ask for (log2 entries).
     pub tt_bits: u32,
+    /// The longest time a search opponent may ask for a move (`time=`).
+    pub think: Duration,
+    /// The most nodes a search opponent may search for a move: a spec
+    /// that asks for more is refused, and one that names no limit gets
+    /// this one (a depth-4 search needs thousands), so no request can
+    /// hold a thinker for long. A node limit, unlike a time limit, leaves
+    /// the search as it is (a timed search adds the VCT at the root).
+    pub nodes: u64,
 }
 
 impl Default for Limits {
@@ -41,6 +50,8 @@ impl Default for Limits {
             games: 64,
             thinkers: 2,
             tt_bits: 22,
+            think: Duration::from_secs(10),
+            nodes: 20_000_000,
         }
     }
 }
@@ -252,12 +263,29 @@ impl Games {
         if let Some(w) = &spec.weights {
             spec.weights = Some(self.weights_path(w).map_err(refuse)?);
         }
-        match &spec.kind {
+        let think = self.limits.think;
+        match &mut spec.kind {
             PlayerKind::Search(SearchLimits { tt_bits, .. }) if *tt_bits > self.limits.tt_bits => {
                 return Err(refuse(format!(
                     "tt={tt_bits}: the largest table here is tt={}",
                     self.limits.tt_bits
                 )))
+            }
+            PlayerKind::Search(SearchLimits { time: Some(t), .. }) if *t > think => {
+                return Err(refuse(format!(
+                    "time={}: a move may take at most {} ms here",
+                    t.as_millis(),
+                    think.as_millis()
+                )))
+            }
+            PlayerKind::Search(SearchLimits { nodes: Some(n), .. }) if *n > self.limits.nodes => {
+                return Err(refuse(format!(
+                    "nodes={n}: a move may search at most {} nodes here",
+                    self.limits.nodes
+                )))
+            }
+            PlayerKind::Search(limits) => {
+                limits.nodes.get_or_insert(self.limits.nodes);
             }
             PlayerKind::Exact { limit } if *limit > EXACT_LIMIT => {
                 return Err(refuse(format!(

@@ -253,6 +253,17 @@ fn bad_input_gets_a_4xx_with_a_message() {
         "at most",
     );
     refused(new(game("gomoku", "black", "search:tt=26")), 400, "tt=26");
+    // No request may hold a thinker for long.
+    refused(
+        new(game("gomoku", "black", "search:time=60000")),
+        400,
+        "a move may take at most 10000 ms here",
+    );
+    refused(
+        new(game("gomoku", "black", "search:nodes=999999999")),
+        400,
+        "a move may search at most 20000000 nodes here",
+    );
     refused(
         new(game("gomoku", "black", "greedy:weights=/etc/passwd")),
         400,
