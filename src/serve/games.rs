@@ -222,6 +222,27 @@ impl std::fmt::Debug for WebGameSlot {
     }
 }
 
+impl WebGameSlot {
+    /// The game, unless a blocking step has it out of the slot.
+    fn game(&self) -> Result<&WebGame, ApiError> {
+        self.0
+            .as_ref()
+            .ok_or(ApiError::Conflict("the game is busy"))
+    }
+
+    /// The game, mutably (see [`WebGameSlot::game`]).
+    fn game_mut(&mut self) -> Result<&mut WebGame, ApiError> {
+        self.0
+            .as_mut()
+            .ok_or(ApiError::Conflict("the game is busy"))
+    }
+
+    /// Takes the game out for a blocking step (see [`WebGameSlot::game`]).
+    fn take(&mut self) -> Result<WebGame, ApiError> {
+        self.0.take().ok_or(ApiError::Conflict("the game is busy"))
+    }
+}
+
 /// Runs `work` on a blocking thread, mapping a panic to an error.
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
@@ -407,10 +428,7 @@ impl Games {
         line: String,
     ) -> Result<OwnedMutexGuard<WebGameSlot>, ApiError> {
         let saving = Arc::clone(&self.saving);
-        let mut game = guard
-            .0
-            .take()
-            .ok_or(ApiError::Conflict("the game is busy"))?;
+        let mut game = guard.take()?;
         let game = blocking(move || {
             let _saving = saving.lock().unwrap_or_else(|e| e.into_inner());
             game.session.input(&line);
@@ -424,10 +442,7 @@ impl Games {
     /// Plays the person's move, then the AI's answer.
     pub async fn play(&self, id: u64, cell: &str) -> Result<GameState, ApiError> {
         let guard = self.lock(id).await?;
-        let game = guard
-            .0
-            .as_ref()
-            .ok_or(ApiError::Conflict("the game is busy"))?;
+        let game = guard.game()?;
         let rules = *game.session.board().rules();
         let m = match Command::parse(cell, rules) {
             Ok(Command::Play(m)) => m,
@@ -450,10 +465,7 @@ impl Games {
     async fn after_human(&self, slot: Arc<Mutex<WebGameSlot>>) -> Result<GameState, ApiError> {
         let ai_to_move = {
             let guard = slot.lock().await;
-            let game = guard
-                .0
-                .as_ref()
-                .ok_or(ApiError::Conflict("the game is busy"))?;
+            let game = guard.game()?;
             matches!(game.session.turn(), Turn::Ai(_))
         };
         // Waits for a free thinker before taking the turn, so that the
@@ -469,10 +481,7 @@ impl Games {
         };
         let turn: Option<AiTurn> = {
             let mut guard = slot.lock().await;
-            let game = guard
-                .0
-                .as_mut()
-                .ok_or(ApiError::Conflict("the game is busy"))?;
+            let game = guard.game_mut()?;
             game.session.take_ai_turn()
         };
         if let Some(mut turn) = turn {
@@ -484,10 +493,7 @@ impl Games {
             .await?;
             let saving = Arc::clone(&self.saving);
             let mut guard = Arc::clone(&slot).lock_owned().await;
-            let mut game = guard
-                .0
-                .take()
-                .ok_or(ApiError::Conflict("the game is busy"))?;
+            let mut game = guard.take()?;
             let (game, done) = blocking(move || {
                 let _saving = saving.lock().unwrap_or_else(|e| e.into_inner());
                 let done = game.session.finish_ai_turn(turn);
@@ -498,20 +504,14 @@ impl Games {
             done?;
         }
         let mut guard = slot.lock().await;
-        let game = guard
-            .0
-            .as_mut()
-            .ok_or(ApiError::Conflict("the game is busy"))?;
+        let game = guard.game_mut()?;
         Ok(game.state())
     }
 
     /// Takes back the person's last move (and the AI's answer to it).
     pub async fn undo(&self, id: u64) -> Result<GameState, ApiError> {
         let guard = self.lock(id).await?;
-        let game = guard
-            .0
-            .as_ref()
-            .ok_or(ApiError::Conflict("the game is busy"))?;
+        let game = guard.game()?;
         let you_moved = {
             let b = game.session.board();
             (0..b.ply()).any(|i| b.move_at(i).1 == game.you)
@@ -523,10 +523,7 @@ impl Games {
             return Err(ApiError::Conflict("the AI is to move"));
         }
         let mut guard = self.input(guard, "undo".to_string()).await?;
-        let game = guard
-            .0
-            .as_mut()
-            .ok_or(ApiError::Conflict("the game is busy"))?;
+        let game = guard.game_mut()?;
         Ok(game.state())
     }
 
@@ -539,10 +536,7 @@ impl Games {
         let guard = self.lock(id).await?;
         self.expect_your_turn(&guard)?;
         let mut guard = self.input(guard, "hint".to_string()).await?;
-        let game = guard
-            .0
-            .as_mut()
-            .ok_or(ApiError::Conflict("the game is busy"))?;
+        let game = guard.game_mut()?;
         Ok(game.state())
     }
 
@@ -551,18 +545,12 @@ impl Games {
         let guard = self.lock(id).await?;
         self.expect_your_turn(&guard)?;
         let mut guard = self.input(guard, "resign".to_string()).await?;
-        let game = guard
-            .0
-            .as_mut()
-            .ok_or(ApiError::Conflict("the game is busy"))?;
+        let game = guard.game_mut()?;
         Ok(game.state())
     }
 
     fn expect_your_turn(&self, guard: &OwnedMutexGuard<WebGameSlot>) -> Result<(), ApiError> {
-        let game = guard
-            .0
-            .as_ref()
-            .ok_or(ApiError::Conflict("the game is busy"))?;
+        let game = guard.game()?;
         match game.session.turn() {
             Turn::Human(_) => Ok(()),
             Turn::Ai(_) => Err(ApiError::Conflict("the AI is to move")),
