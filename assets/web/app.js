@@ -104,3 +104,17 @@ $("undo").addEventListener("click", () => game && act("POST", "/api/games/" + ga
 $("hint").addEventListener("click", () => game && act("POST", "/api/games/" + game.id + "/hint", undefined, true));
 $("resign").addEventListener("click", () => game && act("POST", "/api/games/" + game.id + "/resign"));
 $("numbers").addEventListener("change", () => game && show(game));
+
+// Views: the URL's hash (#play, #training, #replay) picks the section shown.
+// Each view's script may listen for the `mnk:view` event to start or stop
+// its work (the Training view's live updates, say).
+function showView() {
+  const name = (location.hash || "#play").slice(1);
+  const known = ["play", "training", "replay"].includes(name) ? name : "play";
+  for (const s of document.querySelectorAll("section.view")) s.hidden = s.id !== "view-" + known;
+  for (const a of document.querySelectorAll("#tabs a")) a.classList.toggle("current", a.dataset.view === known);
+  document.dispatchEvent(new CustomEvent("mnk:view", { detail: known }));
+}
+window.addEventListener("hashchange", showView);
+// After every view's script has loaded, so each hears the first event.
+document.addEventListener("DOMContentLoaded", showView);

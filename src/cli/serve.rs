@@ -36,6 +36,10 @@ pub struct Args {
     /// The folder of weights files opponents may use.
     #[arg(long, default_value = "weights", value_name = "DIR")]
     weights_dir: PathBuf,
+    /// Another folder whose records files (CSV, SGF) the Replay view may open
+    /// (besides the records file's folder and the runs folder; repeatable).
+    #[arg(long, value_name = "DIR")]
+    replay_dir: Vec<PathBuf>,
 }
 
 /// Serves until Ctrl-C.
@@ -47,8 +51,16 @@ pub fn run(a: Args) -> Result<()> {
             a.host
         );
     }
+    // The records file's folder ("." for a bare file name) and the runs.
+    let mut replay_dirs = vec![match a.records.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }];
+    replay_dirs.push(a.runs_dir.clone());
+    replay_dirs.extend(a.replay_dir);
     let options = Options {
         addr: SocketAddr::new(a.host, a.port),
+        replay_dirs,
         runs_dir: a.runs_dir,
         records: (!a.no_records).then_some(a.records),
         weights_dir: a.weights_dir,

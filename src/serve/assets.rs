@@ -32,6 +32,26 @@ pub const ASSETS: &[Asset] = &[
         content_type: "text/css; charset=utf-8",
         bytes: include_bytes!("../../assets/web/style.css"),
     },
+    Asset {
+        name: "training.js",
+        content_type: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../../assets/web/training.js"),
+    },
+    Asset {
+        name: "replay.js",
+        content_type: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../../assets/web/replay.js"),
+    },
+    Asset {
+        name: "training.css",
+        content_type: "text/css; charset=utf-8",
+        bytes: include_bytes!("../../assets/web/training.css"),
+    },
+    Asset {
+        name: "replay.css",
+        content_type: "text/css; charset=utf-8",
+        bytes: include_bytes!("../../assets/web/replay.css"),
+    },
 ];
 
 /// The embedded file of this name.

@@ -25,7 +25,9 @@
 pub mod assets;
 pub mod error;
 pub mod games;
+pub mod replay;
 mod routes;
+pub mod runs;
 pub mod safe_path;
 
 pub use error::ApiError;
@@ -50,6 +52,8 @@ pub struct Options {
     pub records: Option<PathBuf>,
     /// Weights files opponents may use.
     pub weights_dir: PathBuf,
+    /// The folders whose records files (CSV or SGF) the Replay view may open.
+    pub replay_dirs: Vec<PathBuf>,
     /// What the games may hold and compute.
     pub limits: Limits,
 }
@@ -133,7 +137,11 @@ pub async fn start_until(
         vec![options.weights_dir.clone(), options.runs_dir.clone()],
         options.limits,
     ));
-    let app = routes::router(Arc::clone(&games));
+    let app = routes::router(
+        Arc::clone(&games),
+        runs::router(options.runs_dir.clone()),
+        replay::router(options.replay_dirs.clone()),
+    );
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
         let until = async move {

@@ -15,8 +15,9 @@ use std::sync::Arc;
 /// The largest request body accepted (JSON requests are tiny).
 pub const BODY_LIMIT: usize = 16 * 1024;
 
-/// The server's routes over its games.
-pub fn router(games: Arc<Games>) -> Router {
+/// The server's routes: the page, the Play view over `games`, and the
+/// Training and Replay views' routes ([`super::runs`], [`super::replay`]).
+pub fn router(games: Arc<Games>, runs: Router, replay: Router) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/assets/{*path}", get(asset))
@@ -26,9 +27,11 @@ pub fn router(games: Arc<Games>) -> Router {
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/resign", post(resign))
+        .with_state(games)
+        .merge(runs)
+        .merge(replay)
         .fallback(no_route)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .with_state(games)
 }
 
 fn serve_asset(a: &'static Asset) -> Response {

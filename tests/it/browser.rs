@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// chromedriver on a free port, killed when dropped.
-struct Driver {
+pub(crate) struct Driver {
     child: Child,
     port: u16,
 }
@@ -63,7 +63,7 @@ fn driver() -> Result<Driver, String> {
     Ok(driver)
 }
 
-async fn browser(driver: &Driver) -> Client {
+pub(crate) async fn browser(driver: &Driver) -> Client {
     let mut caps = serde_json::Map::new();
     // As root in a container, and with no network: no sandbox, and none
     // of Chromium's background connections.
@@ -133,15 +133,30 @@ async fn stones(c: &Client) -> usize {
         .len()
 }
 
-#[test]
-fn the_page_plays_in_a_real_browser() {
-    let driver = match driver() {
-        Ok(d) => d,
+/// chromedriver for the test `name`, or `None` (after a loud message) when
+/// there is no browser here and `MNK_REQUIRE_BROWSER` is not set.
+pub(crate) fn driver_or_skip(name: &str) -> Option<Driver> {
+    match driver() {
+        Ok(d) => Some(d),
         Err(why) if std::env::var_os("MNK_REQUIRE_BROWSER").is_none() => {
-            eprintln!("\n*** SKIPPED the browser test: {why} ***\n");
-            return;
+            eprintln!("\n*** SKIPPED the browser test {name}: {why} ***\n");
+            None
         }
         Err(why) => panic!("MNK_REQUIRE_BROWSER is set, but: {why}"),
+    }
+}
+
+/// Saves a screenshot as `target/tmp/<name>` and says where.
+pub(crate) fn save_screenshot(name: &str, png: &[u8]) {
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&out, png).unwrap();
+    eprintln!("screenshot: {}", out.display());
+}
+
+#[test]
+fn the_page_plays_in_a_real_browser() {
+    let Some(driver) = driver_or_skip("the_page_plays_in_a_real_browser") else {
+        return;
     };
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(dir.path());
@@ -212,7 +227,5 @@ fn the_page_plays_in_a_real_browser() {
     )
     .unwrap();
     assert_eq!(games[0].result, Some(mnk::game::Outcome::Draw));
-    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-play.png");
-    std::fs::write(&out, shot).unwrap();
-    eprintln!("screenshot: {}", out.display());
+    save_screenshot("serve-play.png", &shot);
 }

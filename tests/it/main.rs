@@ -11,6 +11,10 @@ mod brain;
 mod brains;
 #[cfg(feature = "serve")]
 mod browser;
+#[cfg(feature = "serve")]
+mod browser_replay;
+#[cfg(feature = "serve")]
+mod browser_training;
 mod cli;
 mod duel;
 mod eval;
@@ -35,6 +39,10 @@ mod replay;
 mod search_generations;
 #[cfg(feature = "serve")]
 mod serve;
+#[cfg(feature = "serve")]
+mod serve_replay;
+#[cfg(feature = "serve")]
+mod serve_runs;
 mod solver;
 mod stats;
 mod threats;

@@ -29,6 +29,7 @@ impl Server {
             runs_dir: dir.join("runs"),
             records: Some(dir.join("records/games.csv")),
             weights_dir: dir.join("weights"),
+            replay_dirs: vec![dir.join("records"), dir.join("runs")],
             limits: Limits::default(),
         };
         let running = runtime.block_on(start(options)).unwrap();
@@ -50,7 +51,13 @@ impl Server {
 
     /// Sends a raw request target (not normalised) and returns the status
     /// and body.
-    fn raw(&self, method: &str, target: &str, content_type: &str, body: &[u8]) -> (u16, String) {
+    pub(crate) fn raw(
+        &self,
+        method: &str,
+        target: &str,
+        content_type: &str,
+        body: &[u8],
+    ) -> (u16, String) {
         let mut s = TcpStream::connect(self.addr).unwrap();
         s.set_read_timeout(Some(std::time::Duration::from_secs(120)))
             .unwrap();
@@ -79,7 +86,7 @@ impl Server {
 
     /// A JSON request; returns the status and the parsed body (`null` when
     /// empty).
-    fn json(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    pub(crate) fn json(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
         let bytes = body.map(|b| b.to_string()).unwrap_or_default();
         let (status, text) = self.raw(method, path, "application/json", bytes.as_bytes());
         let value = if text.is_empty() {
@@ -90,7 +97,7 @@ impl Server {
         (status, value)
     }
 
-    fn ok(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+    pub(crate) fn ok(&self, method: &str, path: &str, body: Option<Value>) -> Value {
         let (status, v) = self.json(method, path, body);
         assert!(
             (200..300).contains(&status),

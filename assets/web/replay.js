@@ -1,0 +1,1 @@
+// The replay view of mnk serve (not written yet).

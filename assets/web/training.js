@@ -1,0 +1,1 @@
+// The training view of mnk serve (not written yet).
