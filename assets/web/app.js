@@ -44,19 +44,21 @@ function describe(g) {
   return "The AI is to move.";
 }
 
-function show(g) {
-  game = g;
-  const board = $("board");
-  board.innerHTML = "";
-  board.style.gridTemplateColumns = "repeat(" + g.width + ", 32px)";
+// Draws a board into `el` (shared by the views): `b` has width, height,
+// stones ([{x, y, color}] in move order), last (cell name), wins (cell
+// names), hint (cell name), numbers (show move numbers) and onClick(name)
+// for empty cells (none: not clickable).
+function renderBoard(el, b) {
+  el.innerHTML = "";
+  el.classList.add("board");
+  el.style.gridTemplateColumns = "repeat(" + b.width + ", 32px)";
   const stones = new Map();
-  g.moves.forEach((m, i) => stones.set(m.x + "," + m.y, { color: m.color, n: i + 1 }));
-  const wins = new Set(g.winning_line);
-  const numbers = $("numbers").checked;
-  for (let y = 0; y < g.height; y++) {
-    for (let x = 0; x < g.width; x++) {
+  b.stones.forEach((m, i) => stones.set(m.x + "," + m.y, { color: m.color, n: i + 1 }));
+  const wins = new Set(b.wins || []);
+  for (let y = 0; y < b.height; y++) {
+    for (let x = 0; x < b.width; x++) {
       const cell = document.createElement("div");
-      const name = String.fromCharCode(97 + x) + (y + 1);
+      const name = cellName(x, y);
       cell.className = "cell";
       cell.dataset.cell = name;
       cell.title = name;
@@ -65,17 +67,32 @@ function show(g) {
         cell.classList.add("taken");
         const stone = document.createElement("div");
         stone.className = "stone " + s.color;
-        if (numbers) stone.textContent = s.n;
+        if (b.numbers) stone.textContent = s.n;
         cell.appendChild(stone);
+      } else if (b.onClick) {
+        cell.addEventListener("click", () => b.onClick(name));
       } else {
-        cell.addEventListener("click", () => move(name));
+        cell.classList.add("taken");
       }
-      if (name === g.last_move) cell.classList.add("last");
+      if (name === b.last) cell.classList.add("last");
       if (wins.has(name)) cell.classList.add("win");
-      if (name === g.hint) cell.classList.add("hint");
-      board.appendChild(cell);
+      if (name === b.hint) cell.classList.add("hint");
+      el.appendChild(cell);
     }
   }
+}
+
+// A cell's name as mnk writes it: column letter, row from 1 (b2).
+function cellName(x, y) {
+  return String.fromCharCode(97 + x) + (y + 1);
+}
+
+function show(g) {
+  game = g;
+  renderBoard($("board"), {
+    width: g.width, height: g.height, stones: g.moves, last: g.last_move,
+    wins: g.winning_line, hint: g.hint, numbers: $("numbers").checked, onClick: move,
+  });
   status(describe(g));
   const list = $("messages");
   list.innerHTML = "";
