@@ -3,11 +3,10 @@
 
 use super::play::ColorWhen;
 use anyhow::{anyhow, Result};
-use mnk::eval::{Evaluator, Weights, LOSS, WIN};
-use mnk::game::{Board, Rules};
-use mnk::play::render_heat;
+use mnk::eval::{Weights, LOSS, WIN};
+use mnk::game::{Move, Rules};
+use mnk::play::{render_heat, ValueMap, Vcf, VCF_NODES};
 use mnk::players::PlayerSpec;
-use mnk::threats::{Mode, ThreatSearch, Verdict};
 use serde::Serialize;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -77,20 +76,44 @@ struct VcfJson {
 pub fn run(a: Args) -> Result<()> {
     let board = super::position(a.game, &a.moves)?;
     let weights = load_weights(a.game, a.weights.as_deref(), a.any_game)?;
-    let mut ev = Evaluator::new(weights);
-    ev.sync(&board);
-    let mover = board.to_move();
+    let map = ValueMap::new(&board, weights);
+    let ValueMap {
+        mover,
+        ref scores,
+        ref best,
+        board_value,
+        ..
+    } = map;
     let rules = *board.rules();
-    let scores = ev.scores(mover).to_vec();
-    let best: Vec<usize> = best_cells(&board, &scores);
-    let best_score = best.first().map(|&i| scores[i]);
-    let first_best = best.first().map(|&i| rules.move_at(i));
-    let board_value = ev.evaluate(mover);
-    let vcf = if board.is_over() {
-        Vec::new()
-    } else {
-        vcfs(&board, &mut ev)
-    };
+    let first_best = best.first().copied();
+    let best_score = first_best.map(|m| scores[rules.index(m)]);
+    let vcf: Vec<VcfJson> = map
+        .vcf
+        .iter()
+        .map(|&(side, v)| {
+            let side = side.to_string();
+            match v {
+                Vcf::Win { first, plies } => VcfJson {
+                    side,
+                    result: "win",
+                    first: Some(first.to_string()),
+                    plies: Some(plies),
+                },
+                Vcf::None => VcfJson {
+                    side,
+                    result: "none",
+                    first: None,
+                    plies: None,
+                },
+                Vcf::Unknown => VcfJson {
+                    side,
+                    result: "unknown",
+                    first: None,
+                    plies: None,
+                },
+            }
+        })
+        .collect();
 
     if a.json {
         let (w, h) = (rules.width as usize, rules.height as usize);
@@ -105,10 +128,10 @@ pub fn run(a: Args) -> Result<()> {
                         .collect()
                 })
                 .collect(),
-            best: best.iter().map(|&i| rules.move_at(i).to_string()).collect(),
+            best: best.iter().map(Move::to_string).collect(),
             best_score,
-            attack_value: first_best.map(|m| ev.attack_value(m, mover)),
-            defence_value: first_best.map(|m| ev.defence_value(m, mover)),
+            attack_value: map.attack_value,
+            defence_value: map.defence_value,
             board_value,
             outcome: board.outcome().map(|o| o.to_string()),
             vcf,
@@ -118,7 +141,7 @@ pub fn run(a: Args) -> Result<()> {
 
     let width = terminal_width(a.width);
     let style = a.color.style(std::io::stdout().is_terminal());
-    let heat = render_heat(&board, &scores, width, style, super::compact)
+    let heat = render_heat(&board, scores, width, style, super::compact)
         .map_err(|e| anyhow!("{e}: widen the terminal or pass --width"))?;
     let mut out = String::new();
     let mut say = |text: String| out.push_str(&wrap(&text, width));
@@ -150,8 +173,8 @@ pub fn run(a: Args) -> Result<()> {
             "best cell {m} ({}){others}: score {}, attack value {}, defence value {}",
             m.to_xy(),
             super::compact(s),
-            super::compact(ev.attack_value(m, mover)),
-            super::compact(ev.defence_value(m, mover))
+            super::compact(map.attack_value.unwrap_or_default()),
+            super::compact(map.defence_value.unwrap_or_default())
         ));
     }
     let text = if board_value >= WIN {
@@ -214,54 +237,6 @@ fn load_weights(rules: Rules, path: Option<&Path>, any_game: bool) -> Result<Wei
         }
     })
 }
-
-/// The empty cells with the highest score, in row-major order.
-fn best_cells(board: &Board, scores: &[f64]) -> Vec<usize> {
-    let empty = |i: &usize| board.cells()[*i] == 0;
-    let best = (0..scores.len())
-        .filter(empty)
-        .map(|i| scores[i])
-        .fold(f64::NEG_INFINITY, f64::max);
-    (0..scores.len())
-        .filter(empty)
-        .filter(|&i| scores[i] == best)
-        .collect()
-}
-
-/// Each side's VCF, as if it were to move, the mover first.
-fn vcfs(board: &Board, ev: &mut Evaluator) -> Vec<VcfJson> {
-    let mover = board.to_move();
-    let mut threats = ThreatSearch::new(*board.rules(), 18);
-    [mover, mover.opponent()]
-        .into_iter()
-        .map(|side| {
-            let side_name = side.to_string();
-            match threats.solve(ev, board.hash(), side, Mode::Vcf, 0, VCF_NODES) {
-                Verdict::Win { first, plies } => VcfJson {
-                    side: side_name,
-                    result: "win",
-                    first: Some(first.to_string()),
-                    plies: Some(plies),
-                },
-                Verdict::NoWin => VcfJson {
-                    side: side_name,
-                    result: "none",
-                    first: None,
-                    plies: None,
-                },
-                Verdict::Unknown => VcfJson {
-                    side: side_name,
-                    result: "unknown",
-                    first: None,
-                    plies: None,
-                },
-            }
-        })
-        .collect()
-}
-
-/// Nodes for each side's VCF under the value map.
-const VCF_NODES: u64 = 1_000_000;
 
 /// The width to draw in: `flag` if given, else the terminal's (of stdout),
 /// else `$COLUMNS`, else 80.

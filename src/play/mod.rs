@@ -7,7 +7,8 @@
 //! input line or one AI move at a time; [`run`] drives it over any
 //! `BufRead` and `Write`, and a [`Driver`] does so while letting another
 //! thread (Ctrl-C) stop it and save the game; [`render_board`] draws a
-//! board as a `String`, and [`render_heat`] a value map that fits a width;
+//! board as a `String`, [`ValueMap`] computes a position's value map and
+//! [`render_heat`] draws one that fits a width;
 //! [`Replay`] steps through a [`Record`](crate::records::Record). The
 //! command line (`src/cli/play.rs`, `replay.rs`) only wires them to stdin
 //! and stdout.
@@ -24,6 +25,7 @@ mod render;
 mod replay;
 mod save;
 mod session;
+mod value_map;
 
 pub use command::{Command, CommandError, HELP};
 pub use driver::{run, Driver, Interrupted, Terminal, CLEAR_SCREEN};
@@ -32,3 +34,4 @@ pub use render::{glyph, render_board, strip_ansi, winning_line, Marks, Style};
 pub use replay::Replay;
 pub use save::{append_games, SaveTarget, Saved};
 pub use session::{describe_rules, AiTurn, Config, Out, SeatKind, Session, SessionError, Turn};
+pub use value_map::{ValueMap, Vcf, VCF_NODES};
