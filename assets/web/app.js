@@ -21,7 +21,7 @@ async function call(method, path, body) {
 async function act(method, path, body, thinking) {
   if (busy) return;
   busy = true;
-  if (thinking) status("The AI is thinking…");
+  if (thinking) status("The AI is thinking…", false, true);
   try {
     show(await call(method, path, body));
   } catch (e) {
@@ -31,10 +31,70 @@ async function act(method, path, body, thinking) {
   }
 }
 
-function status(text, error) {
+function status(text, error, thinking) {
   const s = $("status");
   s.textContent = text;
-  s.className = error ? "error" : "";
+  s.className = error ? "error" : thinking ? "thinking" : "";
+}
+
+// A score in a few characters: 950, 12.3k, 4.5M.
+function compact(v) {
+  const a = Math.abs(v);
+  if (a >= 1e9) return (v / 1e9).toFixed(1) + "G";
+  if (a >= 1e6) return (v / 1e6).toFixed(1) + "M";
+  if (a >= 1e4) return (v / 1e3).toFixed(1) + "k";
+  return String(Math.round(v));
+}
+
+// What the AI's search found for its last move.
+function describeAi(g) {
+  if (!g.ai) return "";
+  const a = g.ai;
+  const depth = a.depth === 0 ? "proven by " + a.proof : "depth " + a.depth;
+  return "AI played " + a.cell + ": " + depth + ", " + a.nodes.toLocaleString("en") +
+    " nodes, eval " + a.eval + ", " + a.ms + " ms";
+}
+
+// Colours the empty cells by their score (log scale, as `mnk eval` scales
+// them), outlines the best and marks each side's VCF start.
+async function showValues(g) {
+  const legend = $("values-legend");
+  legend.textContent = "";
+  if (!$("valuemap").checked || g.turn === "over") return;
+  let v;
+  try {
+    v = await call("GET", "/api/games/" + g.id + "/values");
+  } catch (e) {
+    legend.textContent = "value map: " + e.message;
+    return;
+  }
+  if (game !== g) return; // a newer state is shown
+  const best = Math.max(...v.scores.flat().filter((x) => x !== null));
+  const bestSet = new Set(v.best);
+  const vcfs = v.vcf.filter((x) => x.result === "win");
+  const small = g.width <= 10;
+  for (let y = 0; y < g.height; y++) {
+    for (let x = 0; x < g.width; x++) {
+      const s = v.scores[y][x];
+      if (s === null) continue;
+      const cell = $("board").querySelector("[data-cell='" + cellName(x, y) + "']");
+      const t = best > 0 && s > 0 ? Math.min(1, Math.log1p(s) / Math.log1p(best)) : 0;
+      cell.style.background = "hsla(" + Math.round(220 * (1 - t)) + ", 75%, 60%, " + (0.15 + 0.6 * t) + ")";
+      cell.title = cellName(x, y) + ": " + compact(s);
+      if (bestSet.has(cellName(x, y))) cell.classList.add("best");
+      if (vcfs.some((w) => w.first === cellName(x, y))) cell.classList.add("vcf");
+      if (small) {
+        const n = document.createElement("span");
+        n.className = "value";
+        n.textContent = compact(s);
+        cell.appendChild(n);
+      }
+    }
+  }
+  const vcfText = v.vcf.map((w) => "VCF for " + w.side + ": " +
+    (w.result === "win" ? "from " + w.first + " in " + w.plies + " plies" : w.result)).join("; ");
+  legend.textContent = "Scores for " + v.mover + " (weights: " + v.weights + "), best outlined: " +
+    v.best.join(" ") + ". " + vcfText + ".";
 }
 
 function describe(g) {
@@ -94,6 +154,8 @@ function show(g) {
     wins: g.winning_line, hint: g.hint, numbers: $("numbers").checked, onClick: move,
   });
   status(describe(g));
+  $("ai-info").textContent = describeAi(g);
+  showValues(g);
   const list = $("messages");
   list.innerHTML = "";
   for (const m of g.messages) {
@@ -108,15 +170,52 @@ function move(cell) {
   act("POST", "/api/games/" + game.id + "/move", { cell }, true);
 }
 
-$("setup").addEventListener("submit", (e) => {
-  e.preventDefault();
-  const body = { game: $("game").value, you: $("you").value, opponent: $("opponent").value };
+// The opponent spec with the chosen weights file, if any: `greedy` and
+// `search:depth=6` become `greedy:weights=F` and `search:depth=6,weights=F`.
+function opponentSpec() {
+  const spec = $("opponent").value.trim();
+  const w = $("weights").value;
+  if (!w) return spec;
+  const [kind, opts] = spec.split(/:(.*)/s);
+  const kept = (opts || "").split(",").filter((o) => o && !o.startsWith("weights="));
+  kept.push("weights=" + w);
+  return kind + ":" + kept.join(",");
+}
+
+// Fills the weights choice with the files for the game typed.
+async function loadWeights() {
+  const select = $("weights");
+  const chosen = select.value;
+  select.length = 1;
+  try {
+    const list = await call("GET", "/api/weights?game=" + encodeURIComponent($("game").value.trim()));
+    for (const w of list.weights) select.add(new Option(w.path, w.path));
+  } catch (e) {
+    return; // a game name not finished yet: the built-in weights only
+  }
+  select.value = [...select.options].some((o) => o.value === chosen) ? chosen : "";
+}
+
+function newGame() {
+  const body = { game: $("game").value, you: $("you").value, opponent: opponentSpec() };
   const old = game;
   act("POST", "/api/games", body, body.you === "white").then(() => {
     // The previous game is ended on the server (saved if unfinished).
     if (old && game && old.id !== game.id) call("DELETE", "/api/games/" + old.id).catch(() => {});
   });
+}
+
+$("setup").addEventListener("submit", (e) => {
+  e.preventDefault();
+  newGame();
 });
+$("swap").addEventListener("click", () => {
+  $("you").value = $("you").value === "black" ? "white" : "black";
+  newGame();
+});
+$("game").addEventListener("change", loadWeights);
+$("valuemap").addEventListener("change", () => game && show(game));
+loadWeights();
 $("undo").addEventListener("click", () => game && act("POST", "/api/games/" + game.id + "/undo"));
 $("hint").addEventListener("click", () => game && act("POST", "/api/games/" + game.id + "/hint", undefined, true));
 $("resign").addEventListener("click", () => game && act("POST", "/api/games/" + game.id + "/resign"));

@@ -5,7 +5,7 @@ use super::play::ColorWhen;
 use anyhow::{anyhow, Result};
 use mnk::eval::{Weights, LOSS, WIN};
 use mnk::game::{Move, Rules};
-use mnk::play::{render_heat, ValueMap, Vcf, VCF_NODES};
+use mnk::play::{render_heat, ValueMap, VcfReport, VCF_NODES};
 use mnk::players::PlayerSpec;
 use serde::Serialize;
 use std::io::IsTerminal;
@@ -60,16 +60,7 @@ struct EvalJson {
     defence_value: Option<f64>,
     board_value: f64,
     outcome: Option<String>,
-    vcf: Vec<VcfJson>,
-}
-
-/// One side's VCF under the value map.
-#[derive(Serialize)]
-struct VcfJson {
-    side: String,
-    result: &'static str,
-    first: Option<String>,
-    plies: Option<u32>,
+    vcf: Vec<VcfReport>,
 }
 
 /// Prints the value map and the board value of the position.
@@ -87,33 +78,7 @@ pub fn run(a: Args) -> Result<()> {
     let rules = *board.rules();
     let first_best = best.first().copied();
     let best_score = first_best.map(|m| scores[rules.index(m)]);
-    let vcf: Vec<VcfJson> = map
-        .vcf
-        .iter()
-        .map(|&(side, v)| {
-            let side = side.to_string();
-            match v {
-                Vcf::Win { first, plies } => VcfJson {
-                    side,
-                    result: "win",
-                    first: Some(first.to_string()),
-                    plies: Some(plies),
-                },
-                Vcf::None => VcfJson {
-                    side,
-                    result: "none",
-                    first: None,
-                    plies: None,
-                },
-                Vcf::Unknown => VcfJson {
-                    side,
-                    result: "unknown",
-                    first: None,
-                    plies: None,
-                },
-            }
-        })
-        .collect();
+    let vcf: Vec<VcfReport> = map.vcf.iter().map(|&v| v.into()).collect();
 
     if a.json {
         let (w, h) = (rules.width as usize, rules.height as usize);

@@ -34,4 +34,4 @@ pub use render::{glyph, render_board, strip_ansi, winning_line, Marks, Style};
 pub use replay::Replay;
 pub use save::{append_games, SaveTarget, Saved};
 pub use session::{describe_rules, AiTurn, Config, Out, SeatKind, Session, SessionError, Turn};
-pub use value_map::{ValueMap, Vcf, VCF_NODES};
+pub use value_map::{ValueMap, Vcf, VcfReport, VCF_NODES};

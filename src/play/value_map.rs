@@ -26,6 +26,35 @@ pub enum Vcf {
     Unknown,
 }
 
+/// One side's VCF as `mnk eval --json` and `mnk serve` write it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct VcfReport {
+    /// `black` or `white`.
+    pub side: String,
+    /// `win`, `none` or `unknown`.
+    pub result: &'static str,
+    /// The line's first move, for a win.
+    pub first: Option<String>,
+    /// The line's length in plies, for a win.
+    pub plies: Option<u32>,
+}
+
+impl From<(Color, Vcf)> for VcfReport {
+    fn from((side, v): (Color, Vcf)) -> VcfReport {
+        let (result, first, plies) = match v {
+            Vcf::Win { first, plies } => ("win", Some(first.to_string()), Some(plies)),
+            Vcf::None => ("none", None, None),
+            Vcf::Unknown => ("unknown", None, None),
+        };
+        VcfReport {
+            side: side.to_string(),
+            result,
+            first,
+            plies,
+        }
+    }
+}
+
 /// What [`ValueMap::new`] finds in a position.
 #[derive(Clone, Debug)]
 pub struct ValueMap {

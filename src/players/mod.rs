@@ -39,6 +39,9 @@ pub use tt::{
 use crate::game::{Board, Move};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 /// The seeded generator every random choice uses.
 pub type Rng = Xoshiro256PlusPlus;
 
@@ -69,5 +72,19 @@ pub trait Player: Send + std::fmt::Debug {
     /// game can share the game's shapes ([`GreedyDuel`]).
     fn as_greedy(&self) -> Option<&Greedy> {
         None
+    }
+
+    /// What the last [`Player::choose`] found, for a player that searches
+    /// (depth, nodes, score), to show beside its move.
+    fn search_info(&self) -> Option<&SearchInfo> {
+        None
+    }
+
+    /// Lets another thread cut this player's thinking short: once `stop`
+    /// holds `true`, [`Player::choose`] returns the best move found so far
+    /// (a search player finishes depth 1 first). Players that answer at
+    /// once ignore it. `None` removes the flag.
+    fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        let _ = stop;
     }
 }

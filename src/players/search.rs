@@ -47,6 +47,8 @@ use crate::game::{Board, Color, Move, Outcome};
 use crate::threats::{Defences, ThreatSearch};
 use candidates::{groups, Remembered};
 use rand::Rng as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod candidates;
@@ -158,6 +160,8 @@ pub struct Search {
     nodes: u64,
     start: Instant,
     stopped: bool,
+    /// Set by another thread to cut the search short ([`Player::set_stop`]).
+    stop: Option<Arc<AtomicBool>>,
     info: SearchInfo,
     /// Per-ply candidate buffers, reused so the search does not allocate.
     buffers: Vec<Vec<(f64, u16)>>,
@@ -244,6 +248,7 @@ impl Search {
             nodes: 0,
             start: Instant::now(),
             stopped: false,
+            stop: None,
             info: SearchInfo::default(),
             buffers: Vec::new(),
             groups,
@@ -363,6 +368,11 @@ impl Search {
         if self.nodes.is_multiple_of(64) {
             if let Some(t) = self.limits.time {
                 if self.start.elapsed() >= t {
+                    self.stopped = true;
+                }
+            }
+            if let Some(stop) = &self.stop {
+                if stop.load(Ordering::Relaxed) {
                     self.stopped = true;
                 }
             }
@@ -837,6 +847,14 @@ impl Player for Search {
 
     fn new_game(&mut self) {
         self.clear();
+    }
+
+    fn search_info(&self) -> Option<&SearchInfo> {
+        Some(&self.info)
+    }
+
+    fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
     }
 }
 

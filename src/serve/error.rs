@@ -7,7 +7,7 @@ use super::safe_path::PathError;
 use crate::game::{PlayError, RulesError};
 use crate::play::SessionError;
 use crate::players::SpecError;
-use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -18,6 +18,9 @@ pub enum ApiError {
     /// The body is not the JSON the route takes (or too large).
     #[error("{}", .0.body_text())]
     Json(#[from] JsonRejection),
+    /// The query string is not the one the route takes.
+    #[error("{}", .0.body_text())]
+    Query(#[from] QueryRejection),
     /// No game has this id (never had, or it was ended).
     #[error("no game {0}")]
     UnknownGame(u64),
@@ -69,6 +72,7 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::Json(r) => r.status(),
+            ApiError::Query(r) => r.status(),
             ApiError::UnknownGame(_) | ApiError::NoRoute(_) => StatusCode::NOT_FOUND,
             ApiError::Rules(_)
             | ApiError::Colour(_)

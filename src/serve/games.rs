@@ -15,12 +15,14 @@
 use super::error::ApiError;
 use super::safe_path::{clean_relative, safe_join};
 use crate::game::{Color, Move, Outcome, Rules};
-use crate::play::{winning_line, AiTurn, Command, Config, Out, SeatKind, Session, Style, Turn};
-use crate::players::{PlayerKind, PlayerSpec, SearchLimits, EXACT_LIMIT};
+use crate::play::{
+    winning_line, AiTurn, Command, Config, Out, SeatKind, Session, Style, Turn, ValueMap, VcfReport,
+};
+use crate::players::{describe_score, PlayerKind, PlayerSpec, SearchLimits, EXACT_LIMIT};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Mutex, OwnedMutexGuard, Semaphore};
@@ -127,9 +129,49 @@ pub struct GameState {
     pub result: Option<String>,
     /// The cell the last hint suggested, until the next move.
     pub hint: Option<String>,
+    /// What the AI's search found for its last move, while that move is
+    /// on the board (players that search only).
+    pub ai: Option<AiSearch>,
     /// What `mnk play` would have printed for this request (saves, hints,
     /// refusals), one message a line.
     pub messages: Vec<String>,
+}
+
+/// What the AI's search found for a move.
+#[derive(Debug, Serialize)]
+pub struct AiSearch {
+    /// The move's cell.
+    pub cell: String,
+    /// The deepest completed iteration (0: proven by a threat search).
+    pub depth: u32,
+    /// Positions searched.
+    pub nodes: u64,
+    /// The score from the AI's view.
+    pub score: f64,
+    /// The score in words (`+1.2k`, `win in 5`).
+    pub eval: String,
+    /// What proved a win or loss (`search`, `vcf`, `vct`).
+    pub proof: Option<String>,
+    /// Milliseconds the search took.
+    pub ms: u64,
+}
+
+/// The value map of a game's position for the side to move
+/// (`GET /api/games/{id}/values`), under the AI's weights.
+#[derive(Debug, Serialize)]
+pub struct Values {
+    /// The side the scores are for.
+    pub mover: String,
+    /// The weights: a file, or `shipped` for the game's built-in ones.
+    pub weights: String,
+    /// One row per board row; `null` for a stone.
+    pub scores: Vec<Vec<Option<f64>>>,
+    /// The empty cells with the highest score.
+    pub best: Vec<String>,
+    /// The board value for the mover.
+    pub board_value: f64,
+    /// Each side's VCF (the mover's first); empty when the game is over.
+    pub vcf: Vec<VcfReport>,
 }
 
 /// One game of the server.
@@ -138,6 +180,8 @@ struct WebGame {
     session: Session,
     you: Color,
     opponent: String,
+    /// The opponent's checked spec (its weights give the value map).
+    spec: PlayerSpec,
 }
 
 impl WebGame {
@@ -181,6 +225,19 @@ impl WebGame {
             winning_line: winning_line(board).iter().map(Move::to_string).collect(),
             result,
             hint: self.session.hint().map(|m| m.to_string()),
+            ai: self
+                .session
+                .ai_search()
+                .filter(|(m, _)| board.cells()[rules.index(*m)] != 0)
+                .map(|(m, info)| AiSearch {
+                    cell: m.to_string(),
+                    depth: info.depth,
+                    nodes: info.nodes,
+                    score: info.score,
+                    eval: describe_score(info.score),
+                    proof: info.proof.map(|p| p.to_string()),
+                    ms: info.elapsed.as_millis() as u64,
+                }),
             messages: Vec::new(),
         };
         let messages = self
@@ -241,6 +298,67 @@ impl WebGameSlot {
     fn take(&mut self) -> Result<WebGame, ApiError> {
         self.0.take().ok_or(ApiError::Conflict("the game is busy"))
     }
+}
+
+/// Sets its flag when dropped: a request future dropped because its client
+/// went away stops the AI's think it was waiting for.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The AI's move in a game, if it is the AI's turn (see
+/// [`Games::after_human`]): waits for a thinker, thinks on a blocking
+/// thread with the game readable meanwhile, and plays the move.
+async fn ai_step(
+    slot: Arc<Mutex<WebGameSlot>>,
+    thinkers: Arc<Semaphore>,
+    saving: Arc<std::sync::Mutex<()>>,
+    stop: Arc<AtomicBool>,
+) -> Result<(), ApiError> {
+    let ai_to_move = {
+        let guard = slot.lock().await;
+        let game = guard.game()?;
+        matches!(game.session.turn(), Turn::Ai(_))
+    };
+    if !ai_to_move {
+        return Ok(());
+    }
+    // Waits for a free thinker before taking the turn, so that the game
+    // stays readable meanwhile.
+    let permit = thinkers
+        .acquire_owned()
+        .await
+        .map_err(|e| ApiError::Worker(e.to_string()))?;
+    let turn: Option<AiTurn> = {
+        let mut guard = slot.lock().await;
+        let game = guard.game_mut()?;
+        game.session.take_ai_turn()
+    };
+    let Some(mut turn) = turn else {
+        return Ok(());
+    };
+    turn.stop_on(stop);
+    let turn = blocking(move || {
+        turn.think();
+        drop(permit);
+        turn
+    })
+    .await?;
+    let mut guard = slot.lock_owned().await;
+    let mut game = guard.take()?;
+    let (game, done) = blocking(move || {
+        let _saving = saving.lock().unwrap_or_else(|e| e.into_inner());
+        let done = game.session.finish_ai_turn(turn);
+        (game, done)
+    })
+    .await?;
+    guard.0 = Some(game);
+    done?;
+    Ok(())
 }
 
 /// Runs `work` on a blocking thread, mapping a panic to an error.
@@ -330,8 +448,12 @@ impl Games {
                 .and_then(|r| text.strip_prefix(r.trim_end_matches('/')))
                 .and_then(|rest| rest.strip_prefix('/'))
                 .unwrap_or(text);
-            // Refused shapes (`..`, absolute) are refused for every folder.
-            clean_relative(inside).map_err(|e| e.to_string())?;
+            // A refused shape (`..`, an absolute path not under this
+            // folder) is tried against the next folder, and refused by all.
+            if let Err(e) = clean_relative(inside) {
+                why = e.to_string();
+                continue;
+            }
             match safe_join(root, inside) {
                 Ok(p) => return Ok(p),
                 Err(e) => why = e.to_string(),
@@ -359,7 +481,7 @@ impl Games {
             rules,
             black,
             white,
-            hint: spec,
+            hint: spec.clone(),
             records: self.records.clone(),
             sgf: None,
             seed: req.seed.unwrap_or(1),
@@ -368,6 +490,7 @@ impl Games {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let saving = Arc::clone(&self.saving);
         let opponent = req.opponent.trim().to_string();
+        let checked = spec;
         let game = blocking(move || {
             let _saving = saving.lock().unwrap_or_else(|e| e.into_inner());
             let mut session = Session::new(config)?;
@@ -378,6 +501,7 @@ impl Games {
                 session,
                 you,
                 opponent,
+                spec: checked,
             })
         })
         .await??;
@@ -462,50 +586,73 @@ impl Games {
     }
 
     /// Lets the AI move if it is its turn, then answers the state.
+    ///
+    /// The AI's move is a task of its own, so that it ends (and the game
+    /// stays whole) even when the client goes away mid-think; going away
+    /// drops this future, whose [`StopOnDrop`] cuts the search short, so
+    /// the thinker is freed at once and the best move found so far is
+    /// played.
     async fn after_human(&self, slot: Arc<Mutex<WebGameSlot>>) -> Result<GameState, ApiError> {
-        let ai_to_move = {
-            let guard = slot.lock().await;
-            let game = guard.game()?;
-            matches!(game.session.turn(), Turn::Ai(_))
-        };
-        // Waits for a free thinker before taking the turn, so that the
-        // game stays readable meanwhile.
-        let permit = match ai_to_move {
-            true => Some(
-                Arc::clone(&self.thinkers)
-                    .acquire_owned()
-                    .await
-                    .map_err(|e| ApiError::Worker(e.to_string()))?,
-            ),
-            false => None,
-        };
-        let turn: Option<AiTurn> = {
-            let mut guard = slot.lock().await;
-            let game = guard.game_mut()?;
-            game.session.take_ai_turn()
-        };
-        if let Some(mut turn) = turn {
-            let turn = blocking(move || {
-                turn.think();
-                drop(permit);
-                turn
-            })
-            .await?;
-            let saving = Arc::clone(&self.saving);
-            let mut guard = Arc::clone(&slot).lock_owned().await;
-            let mut game = guard.take()?;
-            let (game, done) = blocking(move || {
-                let _saving = saving.lock().unwrap_or_else(|e| e.into_inner());
-                let done = game.session.finish_ai_turn(turn);
-                (game, done)
-            })
-            .await?;
-            guard.0 = Some(game);
-            done?;
-        }
+        let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+        let step = tokio::spawn(ai_step(
+            Arc::clone(&slot),
+            Arc::clone(&self.thinkers),
+            Arc::clone(&self.saving),
+            Arc::clone(&stop.0),
+        ));
+        step.await.map_err(|e| ApiError::Worker(e.to_string()))??;
+        drop(stop);
         let mut guard = slot.lock().await;
         let game = guard.game_mut()?;
         Ok(game.state())
+    }
+
+    /// The value map of the game's position under the AI's weights.
+    pub async fn values(&self, id: u64) -> Result<Values, ApiError> {
+        let (board, spec) = {
+            let slot = self.slot(id)?;
+            let guard = slot.lock().await;
+            let game = guard.game()?;
+            (game.session.board().clone(), game.spec.clone())
+        };
+        // The VCFs may search a million nodes each: a thinker's work.
+        let _permit = Arc::clone(&self.thinkers)
+            .acquire_owned()
+            .await
+            .map_err(|e| ApiError::Worker(e.to_string()))?;
+        blocking(move || {
+            let rules = *board.rules();
+            let weights = spec.load_weights(rules)?;
+            let map = ValueMap::new(&board, weights);
+            let (w, h) = (rules.width as usize, rules.height as usize);
+            Ok(Values {
+                mover: map.mover.to_string(),
+                // The resolved path is absolute: shown from the working
+                // folder, as it was most likely given.
+                weights: match &spec.weights {
+                    Some(p) => std::env::current_dir()
+                        .ok()
+                        .and_then(|cwd| p.strip_prefix(cwd).ok())
+                        .unwrap_or(p)
+                        .display()
+                        .to_string(),
+                    None => "shipped".to_string(),
+                },
+                scores: (0..h)
+                    .map(|y| {
+                        (0..w)
+                            .map(|x| {
+                                (board.cells()[y * w + x] == 0).then_some(map.scores[y * w + x])
+                            })
+                            .collect()
+                    })
+                    .collect(),
+                best: map.best.iter().map(Move::to_string).collect(),
+                board_value: map.board_value,
+                vcf: map.vcf.iter().map(|&v| v.into()).collect(),
+            })
+        })
+        .await?
     }
 
     /// Takes back the person's last move (and the AI's answer to it).

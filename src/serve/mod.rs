@@ -29,6 +29,7 @@ pub mod replay;
 mod routes;
 pub mod runs;
 pub mod safe_path;
+pub mod weights;
 
 pub use error::ApiError;
 pub use games::{GameState, Games, Limits};
@@ -139,8 +140,11 @@ pub async fn start_until(
     ));
     let app = routes::router(
         Arc::clone(&games),
-        runs::router(options.runs_dir.clone()),
-        replay::router(options.replay_dirs.clone()),
+        vec![
+            weights::router(options.weights_dir.clone(), options.runs_dir.clone()),
+            runs::router(options.runs_dir.clone()),
+            replay::router(options.replay_dirs.clone()),
+        ],
     );
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {

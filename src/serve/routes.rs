@@ -2,7 +2,7 @@
 
 use super::assets::{self, Asset, INDEX};
 use super::error::ApiError;
-use super::games::{GameState, Games, MoveRequest, NewGame};
+use super::games::{GameState, Games, MoveRequest, NewGame, Values};
 use super::safe_path::{clean_relative, PathError};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -16,9 +16,9 @@ use std::sync::Arc;
 pub const BODY_LIMIT: usize = 16 * 1024;
 
 /// The server's routes: the page, the Play view over `games`, and the
-/// Training and Replay views' routes ([`super::runs`], [`super::replay`]).
-pub fn router(games: Arc<Games>, runs: Router, replay: Router) -> Router {
-    Router::new()
+/// other routers `views` (weights, runs, records).
+pub fn router(games: Arc<Games>, views: Vec<Router>) -> Router {
+    let play = Router::new()
         .route("/", get(index))
         .route("/assets/{*path}", get(asset))
         .route("/api/games", post(create))
@@ -27,9 +27,11 @@ pub fn router(games: Arc<Games>, runs: Router, replay: Router) -> Router {
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/resign", post(resign))
-        .with_state(games)
-        .merge(runs)
-        .merge(replay)
+        .route("/api/games/{id}/values", get(values))
+        .with_state(games);
+    views
+        .into_iter()
+        .fold(play, Router::merge)
         .fallback(no_route)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
@@ -120,4 +122,11 @@ async fn resign(
     id: Path<String>,
 ) -> Result<Json<GameState>, ApiError> {
     Ok(Json(games.resign(game_id(id)?).await?))
+}
+
+async fn values(
+    State(games): State<Arc<Games>>,
+    id: Path<String>,
+) -> Result<Json<Values>, ApiError> {
+    Ok(Json(games.values(game_id(id)?).await?))
 }

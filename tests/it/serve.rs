@@ -19,6 +19,11 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start(dir: &Path) -> Server {
+        Server::start_with(dir, Limits::default())
+    }
+
+    /// [`Server::start`] with other limits.
+    pub(crate) fn start_with(dir: &Path, limits: Limits) -> Server {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -30,7 +35,7 @@ impl Server {
             records: Some(dir.join("records/games.csv")),
             weights_dir: dir.join("weights"),
             replay_dirs: vec![dir.join("records"), dir.join("runs")],
-            limits: Limits::default(),
+            limits,
         };
         let running = runtime.block_on(start(options)).unwrap();
         let addr = running.addr();
@@ -412,5 +417,192 @@ fn concurrent_clients_play_their_own_games() {
     let games = read_records(dir.path().join("records/games.csv"), Rules::TICTACTOE).unwrap();
     assert_eq!(games.len(), 4);
     assert!(games.iter().all(|g| g.plies() == 9));
+    server.stop();
+}
+
+/// Polls the game until it is the person's turn again.
+fn until_your_turn(server: &Server, id: u64, within: std::time::Duration) -> Value {
+    let start = std::time::Instant::now();
+    loop {
+        let (status, g) = server.json("GET", &format!("/api/games/{id}"), None);
+        if status == 200 && g["turn"] == "you" {
+            return g;
+        }
+        assert!(
+            start.elapsed() < within,
+            "still {status} {g} after {within:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_client_that_goes_away_stops_the_ai_think() {
+    let dir = tempfile::tempdir().unwrap();
+    // One thinker, so that a think left running would hold up every game.
+    let limits = Limits {
+        thinkers: 1,
+        ..Limits::default()
+    };
+    let server = Server::start_with(dir.path(), limits);
+    // Depth 12 at width 20 runs into the server's 20M-node cap: about 20 s
+    // a move on this machine, unless it is stopped.
+    let g = server.ok(
+        "POST",
+        "/api/games",
+        Some(json!({"game": "gomoku", "you": "black", "opponent": "search:depth=12,width=20"})),
+    );
+    let id = g["id"].as_u64().unwrap();
+    let body = json!({"cell": "h8"}).to_string();
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    let head = format!(
+        "POST /api/games/{id}/move HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        server.addr,
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // While it thinks, the game can be read (and is the AI's turn).
+    let (status, during) = server.json("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(
+        (status, during["turn"].as_str()),
+        (200, Some("ai")),
+        "{during}"
+    );
+    drop(s);
+    let after = until_your_turn(&server, id, std::time::Duration::from_secs(5));
+    // The AI played the best move it had found: the game goes on.
+    assert_eq!(after["moves"].as_array().unwrap().len(), 2, "{after}");
+    let ai = &after["ai"];
+    assert!(ai["nodes"].as_u64().unwrap() < 20_000_000, "{ai}");
+    assert!(ai["ms"].as_u64().unwrap() < 5_000, "{ai}");
+    // And the one thinker is free: another game's move is answered.
+    let other = server.ok(
+        "POST",
+        "/api/games",
+        Some(json!({"game": "tictactoe", "you": "black", "opponent": "greedy"})),
+    );
+    let other_id = other["id"].as_u64().unwrap();
+    let start = std::time::Instant::now();
+    let next = server.ok(
+        "POST",
+        &format!("/api/games/{other_id}/move"),
+        Some(json!({"cell": "a1"})),
+    );
+    assert_eq!(next["moves"].as_array().unwrap().len(), 2, "{next}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(3));
+    // The stopped game is ended without waiting for a think.
+    server.ok("DELETE", &format!("/api/games/{id}"), None);
+    server.stop();
+}
+
+#[test]
+fn the_value_map_and_the_ai_search_are_the_librarys() {
+    use mnk::game::Board;
+    use mnk::play::ValueMap;
+    use mnk::players::PlayerSpec;
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let g = server.ok(
+        "POST",
+        "/api/games",
+        Some(json!({"game": "gomoku", "you": "black", "opponent": "search:depth=3"})),
+    );
+    let id = g["id"].as_u64().unwrap();
+    assert_eq!(g["ai"], Value::Null);
+    let g = server.ok(
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(json!({"cell": "h8"})),
+    );
+    let ai = &g["ai"];
+    assert_eq!(ai["cell"], g["last_move"], "{g}");
+    assert!(
+        ai["depth"].as_u64().unwrap() >= 1 && ai["nodes"].as_u64().unwrap() > 1,
+        "{ai}"
+    );
+    assert!(ai["eval"].is_string(), "{ai}");
+
+    let v = server.ok("GET", &format!("/api/games/{id}/values"), None);
+    let mut board = Board::new(Rules::GOMOKU);
+    for m in g["moves"].as_array().unwrap() {
+        board
+            .play(m["cell"].as_str().unwrap().parse().unwrap())
+            .unwrap();
+    }
+    let map = ValueMap::new(&board, PlayerSpec::greedy().shipped_weights(Rules::GOMOKU));
+    assert_eq!(v["mover"], "black");
+    assert_eq!(v["weights"], "shipped");
+    let best: Vec<String> = map.best.iter().map(|m| m.to_string()).collect();
+    assert_eq!(v["best"], json!(best));
+    assert_eq!(v["scores"][7][7], Value::Null, "a stone has no score");
+    assert_eq!(v["scores"][0][0], json!(map.scores[0]));
+    assert_eq!(v["vcf"].as_array().unwrap().len(), 2);
+    // Undoing the move hides the search of a move no longer on the board.
+    let undone = server.ok("POST", &format!("/api/games/{id}/undo"), None);
+    assert_eq!(undone["ai"], Value::Null, "{undone}");
+    let (status, e) = server.json("GET", "/api/games/99/values", None);
+    assert_eq!(status, 404, "{e}");
+    server.stop();
+}
+
+#[test]
+fn the_weights_files_are_listed_by_game_and_usable() {
+    let dir = tempfile::tempdir().unwrap();
+    let weights = dir.path().join("weights");
+    std::fs::create_dir_all(&weights).unwrap();
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
+    for f in ["tictactoe.toml", "gomoku.toml"] {
+        std::fs::copy(shipped.join(f), weights.join(f)).unwrap();
+    }
+    std::fs::write(weights.join("broken.toml"), "not = [weights").unwrap();
+    std::fs::write(weights.join("notes.txt"), "not weights").unwrap();
+    let run = dir.path().join("runs/r1/weights");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::copy(shipped.join("tictactoe.toml"), run.join("best.toml")).unwrap();
+    let server = Server::start(dir.path());
+
+    let all = server.ok("GET", "/api/weights", None);
+    let paths: Vec<String> = all["weights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["path"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(paths.len(), 4, "{all}");
+    assert!(paths[0].ends_with("weights/broken.toml"), "{paths:?}");
+    assert!(paths[3].ends_with("runs/r1/weights/best.toml"), "{paths:?}");
+    let broken = &all["weights"][0];
+    assert_eq!(broken["game"], Value::Null);
+    assert!(
+        broken["error"].as_str().unwrap().contains("broken.toml"),
+        "{broken}"
+    );
+
+    let ttt = server.ok("GET", "/api/weights?game=tictactoe", None);
+    let ttt = ttt["weights"].as_array().unwrap();
+    assert_eq!(ttt.len(), 2, "{ttt:?}");
+    assert!(ttt.iter().all(|w| w["game"] == "tictactoe"));
+    let (status, e) = server.json("GET", "/api/weights?game=chess", None);
+    assert_eq!(status, 400, "{e}");
+    let (status, e) = server.json("GET", "/api/weights?colour=red", None);
+    assert_eq!(status, 400, "{e}");
+
+    // A listed run's weights play, and the value map uses them.
+    let path = ttt[1]["path"].as_str().unwrap();
+    let g = server.ok(
+        "POST",
+        "/api/games",
+        Some(json!({"game": "tictactoe", "you": "black", "opponent": format!("greedy:weights={path}")})),
+    );
+    let id = g["id"].as_u64().unwrap();
+    let v = server.ok("GET", &format!("/api/games/{id}/values"), None);
+    assert!(
+        v["weights"]
+            .as_str()
+            .unwrap()
+            .ends_with("runs/r1/weights/best.toml"),
+        "{v}"
+    );
     server.stop();
 }

@@ -14,9 +14,11 @@ use super::render::{glyph, Style};
 use super::save::SaveTarget;
 use crate::arena::{game_rng, play_move, GameError};
 use crate::game::{Board, Color, Move, Outcome, Rules};
-use crate::players::{Player, PlayerKind, PlayerSpec, Rng, SpecError};
+use crate::players::{Player, PlayerKind, PlayerSpec, Rng, SearchInfo, SpecError};
 use crate::records::{utc_now, Record, RecordError};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 mod saving;
 #[cfg(test)]
@@ -97,6 +99,9 @@ pub struct AiTurn {
     taken_at: (usize, u64),
     rng: Rng,
     choice: Option<Result<Move, GameError>>,
+    /// What the player's search found for the move (none for players that
+    /// do not search, and for the opening at the centre).
+    info: Option<SearchInfo>,
     /// Whether it opens an empty board at the centre (every AI but the
     /// random player), as `mnk brain` does, instead of at one of the many
     /// cells whose scores tie there.
@@ -119,31 +124,43 @@ impl AiTurn {
     /// position, touching nothing of the session.
     pub fn think(&mut self) {
         if self.choice.is_none() {
-            self.choice = Some(ai_move(
+            let (choice, info) = ai_move(
                 &mut *self.player,
                 &mut self.board,
                 &mut self.rng,
                 self.centre_first,
-            ));
+            );
+            self.choice = Some(choice);
+            self.info = info;
         }
+    }
+
+    /// Makes [`AiTurn::think`] return the best move found so far once
+    /// `stop` holds `true`, set from any thread (see [`Player::set_stop`]):
+    /// a page whose visitor left need not wait for the full search. The
+    /// flag is dropped when the turn is finished.
+    pub fn stop_on(&mut self, stop: Arc<AtomicBool>) {
+        self.player.set_stop(Some(stop));
     }
 }
 
 /// The AI's move, played on `board`: the centre on an empty board when
-/// `centre_first`, else the player's choice.
+/// `centre_first`, else the player's choice, with what its search found.
 fn ai_move(
     player: &mut dyn Player,
     board: &mut Board,
     rng: &mut Rng,
     centre_first: bool,
-) -> Result<Move, GameError> {
+) -> (Result<Move, GameError>, Option<SearchInfo>) {
     if centre_first && board.ply() == 0 {
         let centre = board.rules().center();
         if board.play(centre).is_ok() {
-            return Ok(centre);
+            return (Ok(centre), None);
         }
     }
-    play_move(player, board, rng)
+    let choice = play_move(player, board, rng);
+    let info = choice.is_ok().then(|| player.search_info().cloned());
+    (choice, info.flatten())
 }
 
 /// Why a session could not start or go on.
@@ -225,6 +242,8 @@ pub struct Session {
     /// A stated result that the board does not show (resignation).
     resigned: Option<Outcome>,
     hint: Option<Move>,
+    /// The last AI move and what its search found.
+    ai_search: Option<(Move, SearchInfo)>,
     /// When the current game started.
     date: String,
     /// The session's records files.
@@ -274,6 +293,7 @@ impl Session {
             phase: Phase::Playing,
             resigned: None,
             hint: None,
+            ai_search: None,
             date: String::new(),
             targets,
             extra: Vec::new(),
@@ -309,6 +329,12 @@ impl Session {
     /// The cell the last `hint` suggested, until the next move.
     pub fn hint(&self) -> Option<Move> {
         self.hint
+    }
+
+    /// The AI's last move in this game and what its search found (depth,
+    /// nodes, score), for players that search.
+    pub fn ai_search(&self) -> Option<(Move, &SearchInfo)> {
+        self.ai_search.as_ref().map(|(m, i)| (*m, i))
     }
 
     /// The result of the current game, if it has ended on the board or by
@@ -432,6 +458,7 @@ impl Session {
             taken_at: (self.board.ply(), self.board.hash()),
             rng,
             choice: None,
+            info: None,
             centre_first,
         })
     }
@@ -448,10 +475,14 @@ impl Session {
             taken_at,
             mut rng,
             choice,
+            info,
             centre_first,
         } = turn;
-        let choice =
-            choice.unwrap_or_else(|| ai_move(&mut *player, &mut board, &mut rng, centre_first));
+        let (choice, info) = match choice {
+            Some(c) => (c, info),
+            None => ai_move(&mut *player, &mut board, &mut rng, centre_first),
+        };
+        player.set_stop(None);
         let current =
             self.turn() == Turn::Ai(color) && (self.board.ply(), self.board.hash()) == taken_at;
         let seat = &mut self.seats[color.index()];
@@ -475,6 +506,10 @@ impl Session {
         }
         // The copy is the session's position (`current`) with the move played.
         self.board = board;
+        self.ai_search = match (info, self.board.last_move()) {
+            (Some(info), Some(m)) => Some((m, info)),
+            _ => None,
+        };
         self.hint = None;
         self.after_move();
         Ok(())
@@ -509,6 +544,7 @@ impl Session {
         self.extra.clear();
         self.resigned = None;
         self.hint = None;
+        self.ai_search = None;
         self.date = utc_now();
         self.phase = Phase::Playing;
         self.show();
