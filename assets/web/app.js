@@ -182,17 +182,27 @@ function opponentSpec() {
   return kind + ":" + kept.join(",");
 }
 
-// Fills the weights choice with the files for the game typed.
+// Fills the weights choice with the files for the game typed (once per
+// game name; the choice stays while the list is fetched).
+let weightsFor = null;
 async function loadWeights() {
+  const name = $("game").value.trim();
+  if (name === weightsFor) return;
+  weightsFor = name;
+  let list;
+  try {
+    list = await call("GET", "/api/weights?game=" + encodeURIComponent(name));
+  } catch (e) {
+    // Not a game name (yet): the list stays as it is, and the server
+    // refuses weights for another game when the game starts.
+    weightsFor = null;
+    return;
+  }
+  if (name !== weightsFor) return; // another game was typed meanwhile
   const select = $("weights");
   const chosen = select.value;
   select.length = 1;
-  try {
-    const list = await call("GET", "/api/weights?game=" + encodeURIComponent($("game").value.trim()));
-    for (const w of list.weights) select.add(new Option(w.path, w.path));
-  } catch (e) {
-    return; // a game name not finished yet: the built-in weights only
-  }
+  for (const w of list.weights) select.add(new Option(w.path, w.path));
   select.value = [...select.options].some((o) => o.value === chosen) ? chosen : "";
 }
 

@@ -84,14 +84,14 @@ pub(crate) async fn browser(driver: &Driver) -> Client {
         .expect("a WebDriver session")
 }
 
+/// The text of the element with this id.
+async fn text(c: &Client, id: &str) -> String {
+    c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
+}
+
 /// The status line's text.
 async fn status(c: &Client) -> String {
-    c.find(Locator::Id("status"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap()
+    text(c, "status").await
 }
 
 /// Waits until the status line satisfies `ok`, and returns it.
@@ -159,13 +159,17 @@ fn the_page_plays_in_a_real_browser() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
+    let weights = dir.path().join("weights");
+    std::fs::create_dir_all(&weights).unwrap();
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/gomoku.toml");
+    std::fs::copy(shipped, weights.join("gomoku.toml")).unwrap();
     let server = Server::start(dir.path());
     let url = format!("http://{}/", server.addr);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    let shot = runtime.block_on(async {
+    let (shot, values_shot) = runtime.block_on(async {
         let c = browser(&driver).await;
         c.goto(&url).await.unwrap();
 
@@ -216,8 +220,71 @@ fn the_page_plays_in_a_real_browser() {
         assert_eq!(stones(&c).await, 2);
         let last = c.find(Locator::Css("#board .last")).await.unwrap();
         assert_ne!(last.attr("data-cell").await.unwrap().as_deref(), Some("h8"));
+
+        // A search opponent with weights from the list: its depth and
+        // nodes show beside its move, and the value map colours the board.
+        let weights = c
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css(
+                "#weights option[value$='weights/gomoku.toml']",
+            ))
+            .await
+            .unwrap();
+        let path = weights.attr("value").await.unwrap().unwrap();
+        c.find(Locator::Id("weights"))
+            .await
+            .unwrap()
+            .select_by_value(&path)
+            .await
+            .unwrap();
+        new_game(&c, "gomoku", "search:depth=3").await;
+        c.find(Locator::Css("[data-cell='h8']"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        until_status(&c, |s| s.starts_with("Your move")).await;
+        let info = text(&c, "ai-info").await;
+        assert!(
+            info.contains("depth 3") && info.contains("nodes"),
+            "{info:?}"
+        );
+        c.find(Locator::Id("valuemap"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        c.wait()
+            .at_most(Duration::from_secs(30))
+            .for_element(Locator::Css("#board .cell.best"))
+            .await
+            .unwrap();
+        let legend = text(&c, "values-legend").await;
+        assert!(
+            legend.contains("gomoku.toml") && legend.contains("VCF"),
+            "{legend:?}"
+        );
+        let values_shot = c.screenshot().await.unwrap();
+
+        // Swapping colours: the AI now opens, at the centre.
+        c.find(Locator::Id("swap"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        until_status(&c, |s| s == "Your move (white).").await;
+        assert_eq!(stones(&c).await, 1);
+        let centre = c.find(Locator::Css("#board .last")).await.unwrap();
+        assert_eq!(
+            centre.attr("data-cell").await.unwrap().as_deref(),
+            Some("h8")
+        );
         c.close().await.unwrap();
-        shot
+        (shot, values_shot)
     });
     server.stop();
     // The game went to the records file as `mnk play` saves it.
@@ -228,4 +295,5 @@ fn the_page_plays_in_a_real_browser() {
     .unwrap();
     assert_eq!(games[0].result, Some(mnk::game::Outcome::Draw));
     save_screenshot("serve-play.png", &shot);
+    save_screenshot("serve-play-values.png", &values_shot);
 }
