@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{Mutex, OwnedMutexGuard, Semaphore};
+use tokio::sync::{Mutex, OwnedMutexGuard, OwnedSemaphorePermit, Semaphore};
 
 /// How much the games of one server may hold and compute.
 #[derive(Clone, Copy, Debug)]
@@ -548,19 +548,48 @@ impl Games {
     /// the records file locked (the line may end and save the game).
     async fn input(
         &self,
-        mut guard: OwnedMutexGuard<WebGameSlot>,
+        guard: OwnedMutexGuard<WebGameSlot>,
         line: String,
     ) -> Result<OwnedMutexGuard<WebGameSlot>, ApiError> {
+        self.input_with(guard, line, None).await
+    }
+
+    /// [`Games::input`] for a line that may think (a hint): `think` holds
+    /// the thinker's permit and the flag that stops the hint's search.
+    ///
+    /// The work is a task of its own that puts the game back in its slot,
+    /// so a client going away (which drops this future) cannot lose the
+    /// game; it sets the flag, so the hint's search stops at once.
+    async fn input_with(
+        &self,
+        guard: OwnedMutexGuard<WebGameSlot>,
+        line: String,
+        think: Option<(OwnedSemaphorePermit, Arc<AtomicBool>)>,
+    ) -> Result<OwnedMutexGuard<WebGameSlot>, ApiError> {
         let saving = Arc::clone(&self.saving);
-        let mut game = guard.take()?;
-        let game = blocking(move || {
-            let _saving = saving.lock().unwrap_or_else(|e| e.into_inner());
-            game.session.input(&line);
-            game
-        })
-        .await?;
-        guard.0 = Some(game);
-        Ok(guard)
+        let _stop = think.as_ref().map(|(_, stop)| StopOnDrop(Arc::clone(stop)));
+        let task = tokio::spawn(async move {
+            // Out of its slot and unlocked while it runs: a look at the
+            // game meanwhile is told it is busy instead of waiting.
+            let mut guard = guard;
+            let mut game = guard.take()?;
+            let slot = Arc::clone(OwnedMutexGuard::mutex(&guard));
+            drop(guard);
+            let game = blocking(move || {
+                let _saving = saving.lock().unwrap_or_else(|e| e.into_inner());
+                let (permit, stop) = think.unzip();
+                game.session.stop_hints_on(stop);
+                game.session.input(&line);
+                game.session.stop_hints_on(None);
+                drop(permit);
+                game
+            })
+            .await?;
+            let mut guard = slot.lock_owned().await;
+            guard.0 = Some(game);
+            Ok::<_, ApiError>(guard)
+        });
+        task.await.map_err(|e| ApiError::Worker(e.to_string()))?
     }
 
     /// Plays the person's move, then the AI's answer.
@@ -676,13 +705,16 @@ impl Games {
 
     /// Asks the opponent's player where it would play for the person.
     pub async fn hint(&self, id: u64) -> Result<GameState, ApiError> {
-        let _permit = Arc::clone(&self.thinkers)
+        let permit = Arc::clone(&self.thinkers)
             .acquire_owned()
             .await
             .map_err(|e| ApiError::Worker(e.to_string()))?;
         let guard = self.lock(id).await?;
         self.expect_your_turn(&guard)?;
-        let mut guard = self.input(guard, "hint".to_string()).await?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut guard = self
+            .input_with(guard, "hint".to_string(), Some((permit, stop)))
+            .await?;
         let game = guard.game_mut()?;
         Ok(game.state())
     }

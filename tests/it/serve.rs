@@ -606,3 +606,50 @@ fn the_weights_files_are_listed_by_game_and_usable() {
     );
     server.stop();
 }
+
+#[test]
+fn a_client_that_goes_away_stops_a_hint_and_the_game_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        thinkers: 1,
+        ..Limits::default()
+    };
+    let server = Server::start_with(dir.path(), limits);
+    // The hint asks the opponent's player: a search that would run into
+    // the 20M-node cap (about 20 s) unless stopped. (The AI opens at the
+    // centre without searching.)
+    let g = server.ok(
+        "POST",
+        "/api/games",
+        Some(json!({"game": "gomoku", "you": "white", "opponent": "search:depth=12,width=20"})),
+    );
+    let id = g["id"].as_u64().unwrap();
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    let head = format!(
+        "POST /api/games/{id}/hint HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\n\r\n",
+        server.addr
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (status, busy) = server.json("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(status, 409, "the game is out for the hint: {busy}");
+    drop(s);
+    // The game comes back, and the one thinker is free for a real hint.
+    let back = until_your_turn(&server, id, std::time::Duration::from_secs(5));
+    assert_eq!(back["moves"].as_array().unwrap().len(), 1, "{back}");
+    assert!(
+        back["hint"].is_string(),
+        "the best hint found so far: {back}"
+    );
+    let start = std::time::Instant::now();
+    let other = server.ok(
+        "POST",
+        "/api/games",
+        Some(json!({"game": "tictactoe", "you": "black", "opponent": "greedy"})),
+    );
+    let other_id = other["id"].as_u64().unwrap();
+    let hinted = server.ok("POST", &format!("/api/games/{other_id}/hint"), None);
+    assert!(hinted["hint"].is_string(), "{hinted}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(3));
+    server.stop();
+}

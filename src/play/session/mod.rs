@@ -331,6 +331,12 @@ impl Session {
         self.hint
     }
 
+    /// Makes the hint player's search return its best move so far once
+    /// `stop` holds `true` (see [`Player::set_stop`]); `None` removes it.
+    pub fn stop_hints_on(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.hint_player.set_stop(stop);
+    }
+
     /// The AI's last move in this game and what its search found (depth,
     /// nodes, score), for players that search.
     pub fn ai_search(&self) -> Option<(Move, &SearchInfo)> {
