@@ -103,9 +103,7 @@ impl ReplayError {
             ReplayError::Path(PathError::NotFound(_)) => StatusCode::NOT_FOUND,
             ReplayError::Path(PathError::Outside(_)) => StatusCode::FORBIDDEN,
             ReplayError::Path(_) => StatusCode::BAD_REQUEST,
-            ReplayError::NoFolder { .. } | ReplayError::NoSuchGame { .. } => {
-                StatusCode::NOT_FOUND
-            }
+            ReplayError::NoFolder { .. } | ReplayError::NoSuchGame { .. } => StatusCode::NOT_FOUND,
             ReplayError::NotRecords(_) | ReplayError::Rules(_) | ReplayError::Query(_) => {
                 StatusCode::BAD_REQUEST
             }
