@@ -79,8 +79,16 @@ fn records_files_are_listed_only_inside_the_folders() {
         "b",
     );
     fs::create_dir_all(dir.path().join("runs/r1/.git")).unwrap();
-    write_csv(dir.path().join("runs/r1/old games.csv"), &[game.clone()]).unwrap();
-    write_csv(dir.path().join("runs/r1/.git/hidden.csv"), &[game.clone()]).unwrap();
+    write_csv(
+        dir.path().join("runs/r1/old games.csv"),
+        std::slice::from_ref(&game),
+    )
+    .unwrap();
+    write_csv(
+        dir.path().join("runs/r1/.git/hidden.csv"),
+        std::slice::from_ref(&game),
+    )
+    .unwrap();
     fs::write(dir.path().join("runs/r1/rounds.csv"), "round,elo\n1,0\n").unwrap();
     write_csv(dir.path().join("secret.csv"), &[game]).unwrap();
     #[cfg(unix)]
