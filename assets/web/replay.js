@@ -42,12 +42,14 @@
     </div>`;
 
   const el = (id) => document.getElementById(id);
-  let files = [];      // [{folder, path, label}] in the select's order
-  let current = null;  // {folder, path, count}: the file shown
+  let files = [];      // [{folder, path, name}] in the select's order
+  let current = null;  // {folder, path, name, count}: the file shown
   let game = null;     // the game's answer from the server
   let ply = 0;         // moves shown
   let timer = null;    // the playing interval
   let shown = false;   // whether the view is on screen
+  let keepKey = null;  // "folder/path" of the file opened, kept across refreshes
+  let asked = 0;       // counts requests for files and games: only the last is shown
 
   async function get(url) {
     const res = await fetch(url);
@@ -104,7 +106,6 @@
     const again = [...select.options].find((o) => keepKey !== null && o.dataset.key === keepKey);
     if (again) select.value = again.value;
   }
-  let keepKey = null;
 
   async function openFile(f) {
     stop();
@@ -112,17 +113,20 @@
     game = null;
     el("rp-games").tBodies[0].innerHTML = "";
     clearBoard();
+    const token = ++asked;
+    keepKey = f ? f.folder + "/" + f.path : null;
     if (!f) return;
     note("Reading " + f.name + "…");
     let data;
     try {
       data = await get(fileUrl(f));
     } catch (e) {
-      note(e.message, true);
+      if (token === asked) note(e.message, true);
       return;
     }
+    // A later choice wins over this answer arriving late.
+    if (token !== asked) return;
     current = { folder: f.folder, path: f.path, name: f.name, count: data.count };
-    keepKey = f.folder + "/" + f.path;
     const body = el("rp-games").tBodies[0];
     for (const g of data.games) {
       const tr = document.createElement("tr");
@@ -145,13 +149,15 @@
   async function openGame(number) {
     if (!current) return;
     stop();
+    const token = ++asked;
     let g;
     try {
       g = await get(fileUrl(current) + "?game=" + encodeURIComponent(number));
     } catch (e) {
-      note(e.message, true);
+      if (token === asked) note(e.message, true);
       return;
     }
+    if (token !== asked) return;
     game = g;
     el("rp-number").value = g.number;
     for (const tr of el("rp-games").tBodies[0].rows) {
@@ -213,7 +219,10 @@
   }
 
   el("rp-pick").addEventListener("submit", (e) => e.preventDefault());
-  el("rp-file").addEventListener("change", () => openFile(files[Number(el("rp-file").value)]));
+  el("rp-file").addEventListener("change", () => {
+    const v = el("rp-file").value;
+    openFile(v === "" ? null : files[Number(v)]);
+  });
   el("rp-refresh").addEventListener("click", loadFiles);
   el("rp-number").addEventListener("change", () => {
     const n = Number(el("rp-number").value);

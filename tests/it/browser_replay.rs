@@ -88,6 +88,11 @@ fn a_replay_steps_in_a_real_browser() {
     let line: Vec<String> = winning_line(&board).iter().map(|m| m.to_string()).collect();
     assert!(line.len() >= 5, "{line:?}");
 
+    std::fs::write(
+        dir.path().join("records/bad.csv"),
+        "# game=tictactoe\n0\n1,1\nfoo\n1,-1\n",
+    )
+    .unwrap();
     let server = Server::start(dir.path());
     let url = format!("http://{}/#replay", server.addr);
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -98,6 +103,21 @@ fn a_replay_steps_in_a_real_browser() {
         let c = browser(&driver).await;
         c.goto(&url).await.unwrap();
         let wait = || c.wait().at_most(Duration::from_secs(20));
+        // A malformed file: the reader's message, naming file and line.
+        wait()
+            .for_element(Locator::Css("#rp-file option[data-key='0/bad.csv']"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let error = wait()
+            .for_element(Locator::Css("#rp-note.error"))
+            .await
+            .unwrap();
+        let message = error.text().await.unwrap();
+        assert!(message.starts_with("records/bad.csv: line 4:"), "{message}");
+        assert_eq!(count(&c, "#rp-games tbody tr").await, 0);
         wait()
             .for_element(Locator::Css("#rp-file option[data-key='0/games.csv']"))
             .await

@@ -38,11 +38,13 @@ use crate::records::{read_records, Record, RecordError};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::Uri;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
+use tokio::sync::Semaphore;
 
 /// The largest records file the server reads for the page.
 pub const MAX_FILE_BYTES: u64 = 32 << 20;
@@ -50,15 +52,47 @@ pub const MAX_FILE_BYTES: u64 = 32 << 20;
 /// asked for by number).
 pub const MAX_LISTED_GAMES: usize = 5000;
 
+/// How many requests read files at once; others wait their turn, so a
+/// burst of requests for large files cannot hold many copies in memory.
+pub const MAX_READERS: usize = 2;
+
 /// The Replay view's routes over the records files under `dirs`.
 pub fn router(dirs: Vec<PathBuf>) -> Router {
+    let shared = Shared {
+        dirs,
+        readers: Semaphore::new(MAX_READERS),
+    };
     Router::new()
         .route("/api/records", get(folders))
         .route("/api/records/{*rest}", get(file))
-        .with_state(Arc::new(dirs))
+        .with_state(Arc::new(shared))
 }
 
-type Dirs = State<Arc<Vec<PathBuf>>>;
+/// The routes' state.
+#[derive(Debug)]
+struct Shared {
+    /// The folders served, in order (a folder's index is its place here).
+    dirs: Vec<PathBuf>,
+    /// Turns to read the file system.
+    readers: Semaphore,
+}
+
+type Dirs = State<Arc<Shared>>;
+
+/// Runs `work` on a blocking thread once a reader's turn is free.
+async fn read_turn<T: Send + 'static>(
+    shared: &Shared,
+    work: impl FnOnce() -> Result<T, ReplayError> + Send + 'static,
+) -> Result<T, ReplayError> {
+    let _turn = shared
+        .readers
+        .acquire()
+        .await
+        .map_err(|e| ReplayError::Task(e.to_string()))?;
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ReplayError::Task(e.to_string()))?
+}
 
 /// The answer of `GET /api/records`.
 #[derive(Debug, Serialize)]
@@ -163,27 +197,29 @@ struct FileQuery {
     rules: Option<String>,
 }
 
-async fn folders(State(dirs): Dirs) -> Result<Json<Folders>, ReplayError> {
-    let listed = tokio::task::spawn_blocking(move || Folders {
-        folders: dirs
-            .iter()
-            .enumerate()
-            .map(|(i, d)| list::list_folder(i, d))
-            .collect(),
+async fn folders(State(shared): Dirs) -> Result<Json<Folders>, ReplayError> {
+    let dirs = Arc::clone(&shared);
+    let listed = read_turn(&shared, move || {
+        Ok(Folders {
+            folders: dirs
+                .dirs
+                .iter()
+                .enumerate()
+                .map(|(i, d)| list::list_folder(i, d))
+                .collect(),
+        })
     })
-    .await
-    .map_err(|e| ReplayError::Task(e.to_string()))?;
+    .await?;
     Ok(Json(listed))
 }
 
 /// A file's games, or one game with `?game=N`. The path is taken from the
 /// raw URI, still encoded, so `safe_join` sees `%2e%2e` as sent.
 async fn file(
-    State(dirs): Dirs,
+    State(shared): Dirs,
     uri: Uri,
     query: Result<Query<FileQuery>, QueryRejection>,
-) -> Result<axum::response::Response, ReplayError> {
-    use axum::response::IntoResponse;
+) -> Result<Response, ReplayError> {
     let Query(query) = query?;
     let default_rules = match &query.rules {
         Some(r) => r.parse::<Rules>()?,
@@ -194,16 +230,15 @@ async fn file(
         .strip_prefix("/api/records/")
         .unwrap_or_default()
         .to_string();
-    let answer = tokio::task::spawn_blocking(move || {
-        let opened = read_file(&dirs, &raw, default_rules)?;
+    let dirs = Arc::clone(&shared);
+    read_turn(&shared, move || {
+        let opened = read_file(&dirs.dirs, &raw, default_rules)?;
         match query.game {
             Some(n) => one_game(opened, n).map(|g| Json(g).into_response()),
             None => Ok(Json(listing(opened)).into_response()),
         }
     })
     .await
-    .map_err(|e| ReplayError::Task(e.to_string()))?;
-    answer
 }
 
 /// A records file read for a request.
