@@ -391,3 +391,21 @@ fn unknown_files_folders_and_games_are_4xx() {
     assert_eq!(status, 405);
     server.stop();
 }
+
+#[test]
+fn a_long_file_lists_its_first_games_and_serves_every_one() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("records")).unwrap();
+    let n = mnk::serve::replay::MAX_LISTED_GAMES + 1;
+    let one = "# game=tictactoe\n0\n1,1\n2,-1\n";
+    fs::write(dir.path().join("records/long.csv"), one.repeat(n)).unwrap();
+    let server = Server::start(dir.path());
+    let list = server.ok("GET", "/api/records/0/long.csv", None);
+    assert_eq!(list["count"], n);
+    assert_eq!(list["games"].as_array().unwrap().len(), n - 1);
+    assert_eq!(list["truncated"], true);
+    let last = server.ok("GET", &format!("/api/records/0/long.csv?game={n}"), None);
+    assert_eq!(last["number"], n);
+    assert_eq!(last["moves"][0]["cell"], "b2");
+    server.stop();
+}

@@ -111,11 +111,12 @@ impl ReplayError {
             | ReplayError::Csv { .. }
             | ReplayError::Sgf { .. }
             | ReplayError::BadGame { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            // Not UTF-8 is the file's fault; anything else (no permission,
-            // a disk error) is the server's.
+            // Not UTF-8 is the file's fault, a file the server may not read
+            // is forbidden; anything else (a disk error) is the server's.
             ReplayError::Unreadable { error, .. } => match error.kind() {
                 std::io::ErrorKind::InvalidData => StatusCode::UNPROCESSABLE_ENTITY,
                 std::io::ErrorKind::NotFound => StatusCode::NOT_FOUND,
+                std::io::ErrorKind::PermissionDenied => StatusCode::FORBIDDEN,
                 _ => StatusCode::INTERNAL_SERVER_ERROR,
             },
             ReplayError::Task(_) => StatusCode::INTERNAL_SERVER_ERROR,

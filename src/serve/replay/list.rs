@@ -191,4 +191,16 @@ mod tests {
         assert_eq!(f.files[2].bytes, game.len() as u64);
         assert!(list_folder(0, &root.join("nowhere")).files.is_empty());
     }
+
+    #[test]
+    fn the_listing_stops_at_its_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..=MAX_FILES {
+            fs::write(dir.path().join(format!("g{i:04}.sgf")), "(;GM[4])").unwrap();
+        }
+        let f = list_folder(0, dir.path());
+        assert_eq!(f.files.len(), MAX_FILES);
+        assert!(f.truncated);
+        assert_eq!(f.files[0].path, "g0000.sgf");
+    }
 }
