@@ -418,7 +418,8 @@ fn charts(rounds: &[RoundResult], checks: &[CheckRow]) -> Charts {
         s.games.push(r.games);
         s.reason.push(r.reason.as_str());
         let played = r.round > 0 && r.spsa.is_none();
-        s.sigma.push((r.round > 0 && r.spsa.is_none()).then(|| short(r.sigma)));
+        s.sigma
+            .push((r.round > 0 && r.spsa.is_none()).then(|| short(r.sigma)));
         s.champion.push(played.then_some(r.champion));
         let score = |i: usize| r.tallies.get(i).and_then(percent);
         s.champion_score
