@@ -211,3 +211,108 @@ fn the_training_view_shows_a_runs_charts_in_a_real_browser() {
     server.stop();
     save_screenshot("serve-training.png", &shot);
 }
+
+/// A run of `rounds` rounds written directly through the library's
+/// writers: the rows of a short real 7x7x4 run repeated with drifting
+/// weights, and a check every 100 rounds (making one really would take
+/// minutes).
+fn long_run(runs: &Path, name: &str, rounds: u32) {
+    use mnk::train::{check_lines, checks_header_line, round_line, rounds_header_line, CheckRow};
+    let game: Rules = "7x7x4".parse().unwrap();
+    let t = run(runs, name, game, 4, 100);
+    let dir = t.dir().clone();
+    let mut cfg = t.config().clone();
+    let real = t.rounds().to_vec();
+    let checks = t.checks().to_vec();
+    drop(t);
+    cfg.rounds = rounds;
+    let mut text = rounds_header_line(&cfg);
+    for r in 0..=rounds {
+        let mut row = real[if r == 0 { 0 } else { 1 + (r as usize - 1) % 4 }].clone();
+        row.round = r;
+        let w: Vec<f64> = row
+            .weights
+            .to_vec()
+            .iter()
+            .enumerate()
+            .map(|(i, w)| w * (1.0 + 0.5 * (f64::from(r) / 300.0 + i as f64).sin()))
+            .collect();
+        row.weights = Weights::from_vec(game, &w).unwrap();
+        text.push_str(&round_line(&cfg, &row));
+    }
+    dir.write(&dir.rounds_csv(), text.as_bytes()).unwrap();
+    let mut text = checks_header_line(false);
+    for round in (0..=rounds).step_by(100) {
+        let check = checks[1].check.clone();
+        text.push_str(&check_lines(&CheckRow { round, check }));
+    }
+    dir.write(&dir.checks_csv(), text.as_bytes()).unwrap();
+    dir.write(&dir.run_toml(), cfg.to_toml().unwrap().as_bytes())
+        .unwrap();
+}
+
+/// How long the Training view takes to show a 2,000-round run: the
+/// requests the page makes (`GET /api/runs`, `GET /api/runs/{name}`),
+/// and the page itself from the click to every chart drawn. Measured
+/// against the clock, so not part of the usual run: `cargo test --release
+/// --test it -- --ignored browser_training`.
+#[test]
+#[ignore = "a timing; run alone"]
+fn a_2000_round_run_loads_in_under_a_second() {
+    let Some(driver) = driver_or_skip("a_2000_round_run_loads_in_under_a_second") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    long_run(&runs, "long", 2000);
+    for k in 0..30 {
+        drop(run(
+            &runs,
+            &format!("short-{k:02}"),
+            Rules::TICTACTOE,
+            3,
+            100,
+        ));
+    }
+    let server = Server::start(dir.path());
+    let t0 = Instant::now();
+    let list = server.ok("GET", "/api/runs", None);
+    let first_list = t0.elapsed();
+    assert_eq!(list["runs"].as_array().unwrap().len(), 31);
+    let t0 = Instant::now();
+    let (_, body) = server.raw("GET", "/api/runs/long", "application/json", b"");
+    let first_detail = t0.elapsed();
+    assert!(body.contains("\"round\":2000"), "{}", &body[..200]);
+    let t0 = Instant::now();
+    server.ok("GET", "/api/runs", None);
+    server.raw("GET", "/api/runs/long", "application/json", b"");
+    let again = t0.elapsed();
+    eprintln!(
+        "31 runs listed in {first_list:?}; the 2,000-round run's data ({} kB) in {first_detail:?}; both again (cached) in {again:?}",
+        body.len() / 1000
+    );
+
+    let url = format!("http://{}/#training", server.addr);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let page = runtime.block_on(async {
+        let c = browser(&driver).await;
+        c.goto(&url).await.unwrap();
+        until_text(&c, "#tr-runs tr[data-run='long'] .badge", |t| !t.is_empty()).await;
+        let t0 = Instant::now();
+        click(&c, "#tr-runs tr[data-run='long'] .tr-open").await;
+        for chart in ["weights", "scores", "checks", "sigma"] {
+            let css = format!("#tr-detail svg[data-chart='{chart}'] path.series");
+            until_attr(&c, &css, "d", drawn).await;
+        }
+        let page = t0.elapsed();
+        c.close().await.unwrap();
+        page
+    });
+    server.stop();
+    eprintln!("the page drew its charts {page:?} after the click");
+    assert!(first_list + first_detail < Duration::from_secs(1));
+    assert!(page < Duration::from_secs(1), "{page:?}");
+}

@@ -267,7 +267,7 @@ fn short(x: f64) -> f64 {
         return x;
     }
     let digits = 5 - x.abs().log10().floor() as i32;
-    if digits > 300 || digits < -300 {
+    if !(-300..=300).contains(&digits) {
         return x;
     }
     let p = 10f64.powi(digits);

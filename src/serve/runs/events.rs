@@ -41,7 +41,7 @@ struct Watch {
 impl Watch {
     /// One look: the summary to send, if anything changed.
     async fn look(&mut self) -> Result<Option<Summary>, ()> {
-        let probe = self.looks % LOCK_EVERY == 0;
+        let probe = self.looks.is_multiple_of(LOCK_EVERY);
         self.looks = self.looks.wrapping_add(1);
         let (runs, name, dir, seen) = (
             Arc::clone(&self.runs),

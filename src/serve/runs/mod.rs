@@ -278,7 +278,7 @@ async fn detail(Extract(runs): Extract<Arc<Runs>>, uri: Uri) -> Result<Json<Deta
     let (name, dir) = resolve(&runs.root, raw_name(&uri, ""))?;
     let detail = tokio::task::spawn_blocking(move || {
         let (summary, reading) = summary(&runs, &name, &dir);
-        let charts = reading.charts.is_some().then(|| ChartsRef(reading));
+        let charts = reading.charts.is_some().then_some(ChartsRef(reading));
         Detail { summary, charts }
     })
     .await
