@@ -26,8 +26,8 @@
 //! A run name is one path component, checked like any requested path
 //! ([`clean_relative`], then [`safe_join`] for links that lead out):
 //! `..`, `%2e%2e`, `a%2fb` and absolute paths are a 400, a link out of
-//! the runs folder a 403, an unknown run a 404. Folders are read through
-//! a [`Cache`] keyed by their files' lengths and times, so a request costs
+//! the runs folder a 403, an unknown run a 404. Folders are read through a
+//! cache keyed by their files' lengths and times, so a request costs
 //! a few `stat`s unless a round landed.
 
 mod data;
