@@ -148,23 +148,17 @@ fn the_training_view_shows_a_runs_charts_in_a_real_browser() {
         // Two runs' check curves overlaid.
         click(&c, "#tr-runs tr[data-run='7x7-elo'] .tr-cmp").await;
         click(&c, "#tr-runs tr[data-run='7x7-seed2'] .tr-cmp").await;
-        until_attr(
-            &c,
-            "#tr-compare svg[data-chart='compare'] path.series",
-            "d",
-            drawn,
-        )
-        .await;
+        // Drawn once the first box is ticked, again with both runs.
+        let both = |t: &str| t.contains("7x7-elo vs") && t.contains("7x7-seed2 vs");
+        until_text(&c, "#tr-compare svg .legend", both).await;
         let curves = c
             .find_all(Locator::Css("#tr-compare svg path.series"))
             .await
             .unwrap();
-        assert!(curves.len() >= 4, "2 runs × 2 references: {}", curves.len());
-        let legend = until_text(&c, "#tr-compare svg .legend", |t| !t.is_empty()).await;
-        assert!(
-            legend.contains("7x7-elo") && legend.contains("7x7-seed2"),
-            "{legend}"
-        );
+        assert_eq!(curves.len(), 4, "2 runs × 2 references");
+        for curve in curves {
+            assert!(drawn(&curve.attr("d").await.unwrap().unwrap_or_default()));
+        }
         for name in ["7x7-elo", "7x7-seed2"] {
             click(&c, &format!("#tr-runs tr[data-run='{name}'] .tr-cmp")).await;
         }

@@ -58,6 +58,9 @@ fn runs_are_listed_with_their_state_and_chart_data() {
     // Not runs: a hidden folder (a run being created) and a plain file.
     std::fs::create_dir(runs.join(".made~new-1-1")).unwrap();
     std::fs::write(runs.join("compare-a-b.png"), "png").unwrap();
+    // A run made before locks has no lock file; listing must not make one.
+    std::fs::remove_file(runs.join("done/.lock")).unwrap();
+    let held_lock = std::fs::read(runs.join("held/.lock")).unwrap();
     let server = Server::start(dir.path());
 
     let list = server.ok("GET", "/api/runs", None);
@@ -86,6 +89,9 @@ fn runs_are_listed_with_their_state_and_chart_data() {
     assert_eq!(running["state"], "running", "{running}");
     assert_eq!(running["running"], true);
     assert_eq!(running["round"], 0);
+    // Telling a lock held changes nothing in the folders.
+    assert!(!runs.join("done/.lock").exists());
+    assert_eq!(std::fs::read(runs.join("held/.lock")).unwrap(), held_lock);
 
     // The chart data is what the library reads, column by column.
     let run = RunDir::new(runs.join("done"));
@@ -362,7 +368,10 @@ fn events_deliver_each_new_round_while_a_run_advances() {
     }
     // The trainer gone, the stream says the run stopped, without a new round.
     drop(trainer);
-    let e = events.next(Duration::from_secs(10));
+    let mut e = events.next(Duration::from_secs(10));
+    while e["state"] == "running" {
+        e = events.next(Duration::from_secs(10));
+    }
     assert_eq!(
         (&e["round"], &e["state"]),
         (&2.into(), &"stopped".into()),
