@@ -143,6 +143,8 @@ fn the_training_view_shows_a_runs_charts_in_a_real_browser() {
         live.run_rounds(1, &mut NoObserver).unwrap();
         until_text(&c, "#tr-detail .tr-meta", |t| t.contains("round 2 of 6")).await;
         drop(live);
+        c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
+        let small = c.screenshot().await.unwrap();
         until_text(&c, "#tr-detail .tr-title .badge", |t| t == "stopped").await;
 
         // Two runs' check curves overlaid.
@@ -200,10 +202,11 @@ fn the_training_view_shows_a_runs_charts_in_a_real_browser() {
         c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
         let shot = c.screenshot().await.unwrap();
         c.close().await.unwrap();
-        shot
+        (shot, small)
     });
     server.stop();
-    save_screenshot("serve-training.png", &shot);
+    save_screenshot("serve-training.png", &shot.0);
+    save_screenshot("serve-training-exact.png", &shot.1);
 }
 
 /// A run of `rounds` rounds written directly through the library's
