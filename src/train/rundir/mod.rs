@@ -511,6 +511,31 @@ impl RunLock {
             .map_err(|source| TrainError::Write { path, source })?;
         Ok(RunLock { _file: file })
     }
+
+    /// Whether some process (this one included) holds the lock of the run
+    /// folder `dir`: a look that changes nothing. The `.lock` file is
+    /// opened for reading only, never created, written or truncated, and
+    /// a shared lock is tried and dropped at once; it fails exactly while
+    /// an exclusive [`RunLock`] is held. A folder without a `.lock` file
+    /// (never trained in, or made before locks) is not held.
+    ///
+    /// The shared lock lives for the length of one system call; an
+    /// [`acquire`](RunLock::acquire) that falls in that instant is refused
+    /// as if the folder were in use, so call this now and then, not in a
+    /// tight loop.
+    pub fn is_held(dir: &Path) -> Result<bool, TrainError> {
+        let path = dir.join(LOCK_FILE);
+        let file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+            Err(source) => return Err(TrainError::Lock { path, source }),
+        };
+        match file.try_lock_shared() {
+            Ok(()) => Ok(false),
+            Err(TryLockError::WouldBlock) => Ok(true),
+            Err(TryLockError::Error(source)) => Err(TrainError::Lock { path, source }),
+        }
+    }
 }
 
 /// Deletes the hidden folders an interrupted creation of the run `name`
@@ -563,5 +588,32 @@ fn in_place(e: TrainError, tmp: &Path, path: &Path) -> TrainError {
             source,
         },
         e => e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn is_held_tells_a_held_lock_and_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock_file = dir.path().join(LOCK_FILE);
+        // No lock file: not held, and none is made.
+        assert!(!RunLock::is_held(dir.path()).unwrap());
+        assert!(!lock_file.exists());
+
+        let lock = RunLock::acquire(dir.path()).unwrap();
+        let written = std::fs::read(&lock_file).unwrap();
+        assert!(RunLock::is_held(dir.path()).unwrap());
+        assert!(RunLock::is_held(dir.path()).unwrap());
+        // The holder's pid is still there: the probe wrote nothing.
+        assert_eq!(std::fs::read(&lock_file).unwrap(), written);
+
+        drop(lock);
+        assert!(!RunLock::is_held(dir.path()).unwrap());
+        // The probe leaves no lock behind: the folder can be taken again.
+        let _again = RunLock::acquire(dir.path()).unwrap();
+        assert!(RunLock::is_held(dir.path()).unwrap());
     }
 }
