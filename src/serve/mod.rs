@@ -1,22 +1,41 @@
 //! `mnk serve`: a local web server, another front end over the same
-//! library as `mnk play` (cargo feature `serve`, on by default).
+//! library as `mnk play`, `replay` and `plot` (cargo feature `serve`, on by
+//! default).
 //!
-//! Today it serves the Play view: the page (`assets/web/`, embedded by
-//! [`assets`]) and a JSON API over `mnk play`'s sessions ([`games`]):
+//! It serves the page (`assets/web/`, embedded by [`assets`]) with three
+//! views, each over a JSON API:
 //!
 //! ```text
-//! POST   /api/games            {game, you, opponent[, seed]} → 201 + state
-//! GET    /api/games/{id}       → state
-//! POST   /api/games/{id}/move  {cell}  → state after your move and the AI's
-//! POST   /api/games/{id}/undo  → state
-//! POST   /api/games/{id}/hint  → state with `hint`
-//! POST   /api/games/{id}/resign → state
-//! DELETE /api/games/{id}       → 204 (a game in progress is saved unfinished)
+//! Play (games, weights): mnk play's sessions
+//! POST   /api/games               {game, you, opponent[, seed]} → 201 + state
+//! GET    /api/games/{id}          → state (with the AI's last search: depth, nodes, eval)
+//! POST   /api/games/{id}/move     {cell}  → state after your move and the AI's
+//! POST   /api/games/{id}/undo     → state
+//! POST   /api/games/{id}/hint     → state with `hint`
+//! POST   /api/games/{id}/resign   → state
+//! GET    /api/games/{id}/values   → the value map for the side to move
+//! DELETE /api/games/{id}          → 204 (a game in progress is saved unfinished)
+//! GET    /api/weights[?game=G]    → the weights files opponents may use
+//!
+//! Training (runs): the run folders under --runs-dir
+//! GET    /api/runs                → every run's summary and state
+//! GET    /api/runs/{name}         → summary + columnar chart data
+//! GET    /api/runs/{name}/events  → server-sent events as rounds land
+//!
+//! Replay (replay): records files under the allowed folders
+//! GET    /api/records             → the CSV and SGF files of each folder
+//! GET    /api/records/{folder}/{*path}[?game=N] → its games, or game N's moves
 //! ```
 //!
 //! Every error is `{"error": "…"}` with a 4xx status for bad input
-//! ([`ApiError`]). Files are served only through [`safe_join`], which
-//! refuses paths out of the configured folders.
+//! ([`ApiError`], and the views' own error types). Files are served only
+//! through [`safe_join`], which refuses paths out of the configured
+//! folders.
+//!
+//! An AI move, hint or value map runs on a blocking thread, at most
+//! [`Limits::thinkers`] at once. Each runs as a task of its own that puts
+//! its game back, so a client that goes away cannot lose the game, and its
+//! going away stops the search ([`crate::players::Player::set_stop`]).
 //!
 //! [`start`] binds and returns the bound address with a handle that stops
 //! the server, so tests run it in-process on port 0. The server binds to
