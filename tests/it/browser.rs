@@ -117,12 +117,7 @@ async fn new_game(c: &Client, game: &str, opponent: &str) {
         field.clear().await.unwrap();
         field.send_keys(value).await.unwrap();
     }
-    c.find(Locator::Css("#setup button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, "#setup button[type=submit]").await;
     until_status(c, |s| s.starts_with("Your move")).await;
 }
 
@@ -146,6 +141,25 @@ pub(crate) fn driver_or_skip(name: &str) -> Option<Driver> {
     }
 }
 
+/// Runs a browser test's steps on a runtime of the test's own.
+pub(crate) fn block_on<T>(steps: impl std::future::Future<Output = T>) -> T {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(steps)
+}
+
+/// Clicks the element `css` selects.
+pub(crate) async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"));
+}
+
 /// Saves a screenshot as `target/tmp/<name>` and says where.
 pub(crate) fn save_screenshot(name: &str, png: &[u8]) {
     let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -165,11 +179,7 @@ fn the_page_plays_in_a_real_browser() {
     std::fs::copy(shipped, weights.join("gomoku.toml")).unwrap();
     let server = Server::start(dir.path());
     let url = format!("http://{}/", server.addr);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let (shot, values_shot) = runtime.block_on(async {
+    let (shot, values_shot) = block_on(async {
         let c = browser(&driver).await;
         c.goto(&url).await.unwrap();
 
@@ -179,12 +189,7 @@ fn the_page_plays_in_a_real_browser() {
             if !status(&c).await.starts_with("Your move") {
                 break;
             }
-            c.find(Locator::Id("hint"))
-                .await
-                .unwrap()
-                .click()
-                .await
-                .unwrap();
+            click(&c, "#hint").await;
             let hint = c
                 .wait()
                 .at_most(Duration::from_secs(30))
@@ -210,12 +215,7 @@ fn the_page_plays_in_a_real_browser() {
 
         // Gomoku: a click at the centre gets the AI's answer.
         new_game(&c, "gomoku", "easy").await;
-        c.find(Locator::Css("[data-cell='h8']"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&c, "[data-cell='h8']").await;
         until_status(&c, |s| s.starts_with("Your move")).await;
         assert_eq!(stones(&c).await, 2);
         let last = c.find(Locator::Css("#board .last")).await.unwrap();
@@ -239,24 +239,14 @@ fn the_page_plays_in_a_real_browser() {
             .await
             .unwrap();
         new_game(&c, "gomoku", "search:depth=3").await;
-        c.find(Locator::Css("[data-cell='h8']"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&c, "[data-cell='h8']").await;
         until_status(&c, |s| s.starts_with("Your move")).await;
         let info = text(&c, "ai-info").await;
         assert!(
             info.contains("depth 3") && info.contains("nodes"),
             "{info:?}"
         );
-        c.find(Locator::Id("valuemap"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&c, "#valuemap").await;
         c.wait()
             .at_most(Duration::from_secs(30))
             .for_element(Locator::Css("#board .cell.best"))
@@ -270,12 +260,7 @@ fn the_page_plays_in_a_real_browser() {
         let values_shot = c.screenshot().await.unwrap();
 
         // Swapping colours: the AI now opens, at the centre.
-        c.find(Locator::Id("swap"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&c, "#swap").await;
         until_status(&c, |s| s == "Your move (white).").await;
         assert_eq!(stones(&c).await, 1);
         let centre = c.find(Locator::Css("#board .last")).await.unwrap();

@@ -7,7 +7,7 @@
 //! Without a browser the test says so loudly and passes, unless
 //! `MNK_REQUIRE_BROWSER=1`.
 
-use crate::browser::{browser, driver_or_skip, save_screenshot};
+use crate::browser::{block_on, browser, driver_or_skip, save_screenshot};
 use crate::serve::Server;
 use fantoccini::{Client, Locator};
 use mnk::game::{Board, Rules};
@@ -95,11 +95,7 @@ fn a_replay_steps_in_a_real_browser() {
     .unwrap();
     let server = Server::start(dir.path());
     let url = format!("http://{}/#replay", server.addr);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let shot = runtime.block_on(async {
+    let shot = block_on(async {
         let c = browser(&driver).await;
         c.goto(&url).await.unwrap();
         let wait = || c.wait().at_most(Duration::from_secs(20));

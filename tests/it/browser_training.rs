@@ -7,7 +7,7 @@
 //! Without `chromedriver` and `chromium` the test says so loudly and
 //! passes, unless `MNK_REQUIRE_BROWSER=1`.
 
-use crate::browser::{browser, driver_or_skip, save_screenshot};
+use crate::browser::{block_on, browser, driver_or_skip, save_screenshot};
 use crate::serve::Server;
 use fantoccini::{Client, Locator};
 use mnk::eval::Weights;
@@ -111,11 +111,7 @@ fn the_training_view_shows_a_runs_charts_in_a_real_browser() {
     .unwrap();
     let server = Server::start(dir.path());
     let url = format!("http://{}/#training", server.addr);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let shot = runtime.block_on(async {
+    let shot = block_on(async {
         let c = browser(&driver).await;
         c.set_window_size(1280, 1180).await.unwrap();
         c.goto(&url).await.unwrap();
@@ -290,11 +286,7 @@ fn a_2000_round_run_loads_in_under_a_second() {
     );
 
     let url = format!("http://{}/#training", server.addr);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let page = runtime.block_on(async {
+    let page = block_on(async {
         let c = browser(&driver).await;
         c.goto(&url).await.unwrap();
         until_text(&c, "#tr-runs tr[data-run='long'] .badge", |t| !t.is_empty()).await;

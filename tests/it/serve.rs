@@ -436,32 +436,47 @@ fn until_your_turn(server: &Server, id: u64, within: std::time::Duration) -> Val
     }
 }
 
-#[test]
-fn a_client_that_goes_away_stops_the_ai_think() {
-    let dir = tempfile::tempdir().unwrap();
-    // One thinker, so that a think left running would hold up every game.
+/// A server with one thinker (so a think left running would hold up every
+/// game) and a gomoku game against a search that runs into the 20M-node
+/// cap, about 20 s a move here, unless it is stopped.
+fn slow_game(dir: &Path, you: &str) -> (Server, u64) {
     let limits = Limits {
         thinkers: 1,
         ..Limits::default()
     };
-    let server = Server::start_with(dir.path(), limits);
-    // Depth 12 at width 20 runs into the server's 20M-node cap: about 20 s
-    // a move on this machine, unless it is stopped.
+    let server = Server::start_with(dir, limits);
     let g = server.ok(
         "POST",
         "/api/games",
-        Some(json!({"game": "gomoku", "you": "black", "opponent": "search:depth=12,width=20"})),
+        Some(json!({"game": "gomoku", "you": you, "opponent": "search:depth=12,width=20"})),
     );
     let id = g["id"].as_u64().unwrap();
-    let body = json!({"cell": "h8"}).to_string();
+    (server, id)
+}
+
+/// Sends a POST and returns its connection 300 ms later, unanswered: the
+/// client goes away when the caller drops it.
+fn leave_after_300_ms(server: &Server, path: &str, body: &str) -> TcpStream {
     let mut s = TcpStream::connect(server.addr).unwrap();
     let head = format!(
-        "POST /api/games/{id}/move HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         server.addr,
         body.len()
     );
     s.write_all(head.as_bytes()).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));
+    s
+}
+
+#[test]
+fn a_client_that_goes_away_stops_the_ai_think() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, id) = slow_game(dir.path(), "black");
+    let s = leave_after_300_ms(
+        &server,
+        &format!("/api/games/{id}/move"),
+        r#"{"cell":"h8"}"#,
+    );
     // While it thinks, the game can be read (and is the AI's turn).
     let (status, during) = server.json("GET", &format!("/api/games/{id}"), None);
     assert_eq!(
@@ -610,27 +625,10 @@ fn the_weights_files_are_listed_by_game_and_usable() {
 #[test]
 fn a_client_that_goes_away_stops_a_hint_and_the_game_stays() {
     let dir = tempfile::tempdir().unwrap();
-    let limits = Limits {
-        thinkers: 1,
-        ..Limits::default()
-    };
-    let server = Server::start_with(dir.path(), limits);
-    // The hint asks the opponent's player: a search that would run into
-    // the 20M-node cap (about 20 s) unless stopped. (The AI opens at the
-    // centre without searching.)
-    let g = server.ok(
-        "POST",
-        "/api/games",
-        Some(json!({"game": "gomoku", "you": "white", "opponent": "search:depth=12,width=20"})),
-    );
-    let id = g["id"].as_u64().unwrap();
-    let mut s = TcpStream::connect(server.addr).unwrap();
-    let head = format!(
-        "POST /api/games/{id}/hint HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\n\r\n",
-        server.addr
-    );
-    s.write_all(head.as_bytes()).unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // The hint asks the opponent's player. (The AI opens at the centre
+    // without searching.)
+    let (server, id) = slow_game(dir.path(), "white");
+    let s = leave_after_300_ms(&server, &format!("/api/games/{id}/hint"), "");
     let (status, busy) = server.json("GET", &format!("/api/games/{id}"), None);
     assert_eq!(status, 409, "the game is out for the hint: {busy}");
     drop(s);
