@@ -7,8 +7,9 @@
 //!   50 ms); each move is taken back, untimed, before the next;
 //! - `serve/training_view`: what the Training view loads for a 2,000-round
 //!   run: the page, its assets, `GET /api/runs` and `GET /api/runs/{name}`
-//!   (goal: under a second). The run is trained once on 9×9 (about 30 s)
-//!   and kept in `target/bench-fixtures/`.
+//!   (goal: under a second), with the server's cache warm, and
+//!   `serve/training_view_cold` from a fresh server. The run is trained
+//!   once on 9×9 (about 30 s) and kept in `target/bench-fixtures/`.
 //!
 //! Run: `cargo bench --bench serve`.
 
@@ -106,6 +107,21 @@ fn server(runtime: &tokio::runtime::Runtime, runs_dir: PathBuf) -> Running {
     runtime.block_on(start(options)).expect("server")
 }
 
+/// What the page fetches to show the Training view of the run `r2000`.
+fn load_training_view(addr: SocketAddr) {
+    for path in [
+        "/",
+        "/assets/style.css",
+        "/assets/app.js",
+        "/assets/training.js",
+        "/assets/training.css",
+        "/api/runs",
+        "/api/runs/r2000",
+    ] {
+        ok(addr, "GET", path, "");
+    }
+}
+
 fn latencies(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -149,19 +165,20 @@ fn latencies(c: &mut Criterion) {
         })
     });
     g.sample_size(20);
-    g.bench_function("training_view", |b| {
-        b.iter(|| {
-            for path in [
-                "/",
-                "/assets/style.css",
-                "/assets/app.js",
-                "/assets/training.js",
-                "/assets/training.css",
-                "/api/runs",
-                "/api/runs/r2000",
-            ] {
-                ok(addr, "GET", path, "");
+    g.bench_function("training_view", |b| b.iter(|| load_training_view(addr)));
+    // Cold: a fresh server each time, so nothing of the run is cached.
+    let runs = run_fixture();
+    g.bench_function("training_view_cold", |b| {
+        b.iter_custom(|iters| {
+            let mut spent = Duration::ZERO;
+            for _ in 0..iters {
+                let fresh = server(&runtime, runs.clone());
+                let start = Instant::now();
+                load_training_view(fresh.addr());
+                spent += start.elapsed();
+                runtime.block_on(fresh.shutdown()).unwrap();
             }
+            spent
         })
     });
     g.finish();
