@@ -13,6 +13,11 @@ Examples:
   mnk serve                          http://127.0.0.1:8080/
   mnk serve --port 0                 any free port (the URL says which)
   mnk serve --records games.csv
+  mnk serve --replay-dir matches     also replay the records files under matches/
+
+The page has three views: Play (a board against any player spec, with a
+value map), Training (the runs under --runs-dir, their charts updating as
+rounds land) and Replay (records files under the allowed folders).
 
 There are no accounts: anyone who can reach the address can play and read
 what the server shows. It listens on 127.0.0.1 (this machine only) unless
