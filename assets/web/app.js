@@ -149,6 +149,8 @@ function cellName(x, y) {
 
 function show(g) {
   game = g;
+  // The game's id in the URL: a reload shows the same game.
+  if (location.hash.startsWith("#play") || !location.hash) setViewLink("play", String(g.id));
   renderBoard($("board"), {
     width: g.width, height: g.height, stones: g.moves, last: g.last_move,
     wins: g.winning_line, hint: g.hint, numbers: $("numbers").checked, onClick: move,
@@ -233,14 +235,49 @@ $("numbers").addEventListener("change", () => game && show(game));
 
 // Views: the URL's hash (#play, #training, #replay) picks the section shown.
 // Each view's script may listen for the `mnk:view` event to start or stop
-// its work (the Training view's live updates, say).
+// its work (the Training view's live updates, say). What follows a `/`
+// names something in the view (#training/RUN, #replay/0/games.csv/3), a
+// link each view reads with `viewLink()` and keeps up to date with
+// `setViewLink()`.
 function showView() {
-  const name = (location.hash || "#play").slice(1);
+  const name = (location.hash || "#play").slice(1).split("/")[0];
   const known = ["play", "training", "replay"].includes(name) ? name : "play";
   for (const s of document.querySelectorAll("section.view")) s.hidden = s.id !== "view-" + known;
   for (const a of document.querySelectorAll("#tabs a")) a.classList.toggle("current", a.dataset.view === known);
   document.dispatchEvent(new CustomEvent("mnk:view", { detail: known }));
 }
 window.addEventListener("hashchange", showView);
+
+// The part of the hash after the view's name, decoded ("" if none).
+function viewLink() {
+  const parts = location.hash.slice(1).split("/");
+  return parts.slice(1).map(decodeURIComponent).join("/");
+}
+
+// Names what the view shows in the URL, without a new history entry.
+function setViewLink(view, link) {
+  const tail = link ? "/" + link.split("/").map(encodeURIComponent).join("/") : "";
+  history.replaceState(null, "", "#" + view + tail);
+}
 // After every view's script has loaded, so each hears the first event.
 document.addEventListener("DOMContentLoaded", showView);
+
+// A link to a game (#play/ID), on loading the page: that game again.
+document.addEventListener("mnk:view", async (e) => {
+  const id = e.detail === "play" ? viewLink() : "";
+  if (e.detail === "play" && !id && game) setViewLink("play", String(game.id));
+  if (!/^[0-9]+$/.test(id) || (game && String(game.id) === id)) return;
+  try {
+    const g = await call("GET", "/api/games/" + id);
+    // The form describes the game shown, so New game and Swap colours
+    // start one like it.
+    $("game").value = g.game;
+    $("you").value = g.you;
+    $("opponent").value = g.opponent;
+    $("weights").value = "";
+    loadWeights();
+    show(g);
+  } catch (err) {
+    status("Game " + id + ": " + err.message + ". Start a new game.", true);
+  }
+});

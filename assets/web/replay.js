@@ -115,6 +115,7 @@
     clearBoard();
     const token = ++asked;
     keepKey = f ? f.folder + "/" + f.path : null;
+    setViewLink("replay", keepKey || "");
     if (!f) return;
     note("Reading " + f.name + "…");
     let data;
@@ -159,6 +160,7 @@
     }
     if (token !== asked) return;
     game = g;
+    setViewLink("replay", current.folder + "/" + current.path + "/" + g.number);
     el("rp-number").value = g.number;
     for (const tr of el("rp-games").tBodies[0].rows) {
       tr.classList.toggle("chosen", tr.dataset.number === String(g.number));
@@ -259,7 +261,31 @@
   document.addEventListener("mnk:view", (e) => {
     shown = e.detail === "replay";
     // Shown again: look for new files (the chosen one stays chosen).
-    if (shown) loadFiles();
+    if (shown) loadFiles().then(followLink);
     else stop();
   });
+
+  // Opens what the URL names (#replay/FOLDER/PATH[/GAME]), unless it is
+  // shown already.
+  async function followLink() {
+    if (!viewLink()) {
+      // The bare tab: the URL names what is shown again.
+      if (current) setViewLink("replay", current.folder + "/" + current.path + (game ? "/" + game.number : ""));
+      return;
+    }
+    const parts = viewLink().split("/");
+    if (parts.length < 2) return;
+    const number = /^[0-9]+$/.test(parts[parts.length - 1]) ? Number(parts.pop()) : null;
+    const key = parts.join("/");
+    const i = files.findIndex((f) => f.folder + "/" + f.path === key);
+    if (i < 0) {
+      note("No records file " + key + " here.", true);
+      return;
+    }
+    if (!current || current.folder + "/" + current.path !== key) {
+      el("rp-file").value = String(i);
+      await openFile(files[i]);
+    }
+    if (number !== null && (!game || game.number !== number)) await openGame(number);
+  }
 })();

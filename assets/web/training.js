@@ -146,6 +146,7 @@
   // ---------- one run ----------
 
   function select(name) {
+    setViewLink("training", name);
     if (state.selected !== name) {
       state.selected = name;
       state.detail = null;
@@ -538,17 +539,24 @@
 
   document.addEventListener("mnk:view", (e) => {
     const shown = e.detail === "training";
-    if (shown === state.shown) return;
-    state.shown = shown;
-    if (shown) {
-      loadRuns();
-      if (state.selected) { loadDetail(); listen(); }
-      // Other runs' states (started, stopped elsewhere) every 10 s.
-      state.timer = setInterval(loadRuns, 10000);
-    } else {
-      stopListening();
-      clearInterval(state.timer);
-      state.timer = null;
+    if (shown !== state.shown) {
+      state.shown = shown;
+      if (shown) {
+        loadRuns();
+        if (state.selected) { loadDetail(); listen(); }
+        // Other runs' states (started, stopped elsewhere) every 10 s.
+        state.timer = setInterval(loadRuns, 10000);
+      } else {
+        stopListening();
+        clearInterval(state.timer);
+        state.timer = null;
+      }
     }
+    if (!shown) return;
+    // A link to a run (#training/NAME) opens it; the bare tab keeps the
+    // run shown and names it in the URL again.
+    const linked = viewLink();
+    if (linked && linked !== state.selected) select(linked);
+    else if (!linked && state.selected) setViewLink("training", state.selected);
   });
 })();

@@ -85,7 +85,7 @@ pub(crate) async fn browser(driver: &Driver) -> Client {
 }
 
 /// The text of the element with this id.
-async fn text(c: &Client, id: &str) -> String {
+pub(crate) async fn text(c: &Client, id: &str) -> String {
     c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
 }
 
@@ -258,6 +258,16 @@ fn the_page_plays_in_a_real_browser() {
             "{legend:?}"
         );
         let values_shot = c.screenshot().await.unwrap();
+
+        // The URL names the game: a reload shows it again.
+        let link = c.current_url().await.unwrap();
+        assert!(
+            link.fragment().is_some_and(|f| f.starts_with("play/")),
+            "{link}"
+        );
+        c.refresh().await.unwrap();
+        until_status(&c, |s| s.starts_with("Your move")).await;
+        assert_eq!(stones(&c).await, 2);
 
         // Swapping colours: the AI now opens, at the centre.
         click(&c, "#swap").await;

@@ -7,7 +7,7 @@
 //! Without a browser the test says so loudly and passes, unless
 //! `MNK_REQUIRE_BROWSER=1`.
 
-use crate::browser::{block_on, browser, driver_or_skip, save_screenshot};
+use crate::browser::{block_on, browser, click, driver_or_skip, save_screenshot, text};
 use crate::serve::Server;
 use fantoccini::{Client, Locator};
 use mnk::game::{Board, Rules};
@@ -23,10 +23,6 @@ const END: &str = "\u{E010}";
 
 async fn count(c: &Client, css: &str) -> usize {
     c.find_all(Locator::Css(css)).await.unwrap().len()
-}
-
-async fn text(c: &Client, id: &str) -> String {
-    c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
 }
 
 /// Waits until the board holds `n` stones.
@@ -51,15 +47,6 @@ async fn key(c: &Client, k: &str) {
         .await
         .unwrap()
         .send_keys(k)
-        .await
-        .unwrap();
-}
-
-async fn click(c: &Client, css: &str) {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap()
-        .click()
         .await
         .unwrap();
 }
@@ -206,6 +193,28 @@ fn a_replay_steps_in_a_real_browser() {
             .await
             .unwrap();
         assert_eq!(first.text().await.unwrap(), "1");
+        // The URL names the file and game: opened afresh, it shows them.
+        let url_now = c.current_url().await.unwrap();
+        assert!(
+            url_now.as_str().ends_with("#replay/0/games.csv/1"),
+            "{url_now}"
+        );
+        c.goto("about:blank").await.unwrap();
+        c.goto(url_now.as_str()).await.unwrap();
+        let start = Instant::now();
+        while !text(&c, "rp-status").await.starts_with("start:") {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the link opened no game"
+            );
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+        let number = c.find(Locator::Id("rp-number")).await.unwrap();
+        assert_eq!(number.prop("value").await.unwrap().as_deref(), Some("1"));
+        click(&c, "#rp-numbers").await;
+        key(&c, END).await;
+        until_stones(&c, n).await;
+
         // Clicks scrolled the page; the picture shows it from the top.
         c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
         let shot = c.screenshot().await.unwrap();

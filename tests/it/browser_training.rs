@@ -7,7 +7,7 @@
 //! Without `chromedriver` and `chromium` the test says so loudly and
 //! passes, unless `MNK_REQUIRE_BROWSER=1`.
 
-use crate::browser::{block_on, browser, driver_or_skip, save_screenshot};
+use crate::browser::{block_on, browser, click, driver_or_skip, save_screenshot};
 use crate::serve::Server;
 use fantoccini::{Client, Locator};
 use mnk::eval::Weights;
@@ -74,15 +74,6 @@ async fn until_text(c: &Client, css: &str, ok: impl Fn(&str) -> bool) -> String 
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-async fn click(c: &Client, css: &str) {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap();
 }
 
 /// A path's `d` draws something: a move and at least one line.
@@ -197,6 +188,14 @@ fn the_training_view_shows_a_runs_charts_in_a_real_browser() {
         assert!(weights.len() >= 8, "{} weight lines", weights.len());
         c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
         let shot = c.screenshot().await.unwrap();
+
+        // The URL names the run: opened afresh, it shows that run.
+        let link = c.current_url().await.unwrap();
+        assert!(link.as_str().ends_with("#training/7x7-elo"), "{link}");
+        let other = link.as_str().replace("7x7-elo", "ttt");
+        c.goto("about:blank").await.unwrap();
+        c.goto(&other).await.unwrap();
+        until_text(&c, "#tr-detail h3", |t| t == "ttt").await;
         c.close().await.unwrap();
         (shot, small)
     });
