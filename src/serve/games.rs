@@ -18,7 +18,9 @@ use crate::game::{Color, Move, Outcome, Rules};
 use crate::play::{
     winning_line, AiTurn, Command, Config, Out, SeatKind, Session, Style, Turn, ValueMap, VcfReport,
 };
-use crate::players::{describe_score, PlayerKind, PlayerSpec, SearchLimits, EXACT_LIMIT};
+use crate::players::{
+    describe_score, table_bytes, PlayerKind, PlayerSpec, SearchLimits, EXACT_LIMIT,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -44,6 +46,11 @@ pub struct Limits {
     /// hold a thinker for long. A node limit, unlike a time limit, leaves
     /// the search as it is (a timed search adds the VCT at the root).
     pub nodes: u64,
+    /// The bytes the games' search tables may hold together (a search
+    /// opponent has two: its own and its hint player's). Starting a game
+    /// beyond it ends (and saves) the oldest games, as [`Limits::games`]
+    /// does; a game that needs more on its own is refused.
+    pub table_memory: u128,
 }
 
 impl Default for Limits {
@@ -54,6 +61,7 @@ impl Default for Limits {
             tt_bits: 22,
             think: Duration::from_secs(10),
             nodes: 20_000_000,
+            table_memory: 1 << 30,
         }
     }
 }
@@ -256,7 +264,8 @@ impl WebGame {
 /// The games of one server (see the module docs).
 #[derive(Debug)]
 pub struct Games {
-    games: std::sync::Mutex<BTreeMap<u64, Arc<Mutex<WebGameSlot>>>>,
+    /// Each game with the bytes of its players' search tables.
+    games: std::sync::Mutex<BTreeMap<u64, (Arc<Mutex<WebGameSlot>>, u128)>>,
     next_id: AtomicU64,
     records: Option<PathBuf>,
     spec_roots: Vec<PathBuf>,
@@ -387,7 +396,10 @@ impl Games {
 
     fn slot(&self, id: u64) -> Result<Arc<Mutex<WebGameSlot>>, ApiError> {
         let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        games.get(&id).cloned().ok_or(ApiError::UnknownGame(id))
+        games
+            .get(&id)
+            .map(|(slot, _)| Arc::clone(slot))
+            .ok_or(ApiError::UnknownGame(id))
     }
 
     /// Checks an opponent spec: it parses, its weights file lies under one
@@ -471,6 +483,18 @@ impl Games {
             _ => return Err(ApiError::Colour(req.you)),
         };
         let spec = self.opponent(&req.opponent)?;
+        // The AI's player and the hint player each hold a table.
+        let tables = spec.table_bits().map_or(0, |b| 2 * table_bytes(b));
+        if tables > self.limits.table_memory {
+            return Err(ApiError::SpecRefused {
+                spec: req.opponent.clone(),
+                why: format!(
+                    "its search tables need {} MiB, and the games here may hold {} MiB",
+                    tables >> 20,
+                    self.limits.table_memory >> 20
+                ),
+            });
+        }
         let human = SeatKind::Human("human".to_string());
         let ai = SeatKind::Ai(spec.clone());
         let (black, white) = match you {
@@ -508,10 +532,13 @@ impl Games {
         let slot = Arc::new(Mutex::new(WebGameSlot(Some(game))));
         let evicted = {
             let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-            games.insert(id, Arc::clone(&slot));
+            games.insert(id, (Arc::clone(&slot), tables));
             let mut evicted = Vec::new();
-            while games.len() > self.limits.games.max(1) {
-                if let Some((_, old)) = games.pop_first() {
+            let held = |g: &BTreeMap<u64, (_, u128)>| g.values().map(|(_, b)| b).sum::<u128>();
+            while games.len() > self.limits.games.max(1)
+                || (games.len() > 1 && held(&games) > self.limits.table_memory)
+            {
+                if let Some((_, (old, _))) = games.pop_first() {
                     evicted.push(old);
                 }
             }
@@ -742,7 +769,7 @@ impl Games {
     pub async fn end(&self, id: u64) -> Result<(), ApiError> {
         let slot = {
             let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-            games.remove(&id).ok_or(ApiError::UnknownGame(id))?
+            games.remove(&id).ok_or(ApiError::UnknownGame(id))?.0
         };
         self.end_slot(slot).await;
         Ok(())
@@ -765,7 +792,10 @@ impl Games {
     pub async fn end_all(&self) {
         let slots: Vec<_> = {
             let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-            std::mem::take(&mut *games).into_values().collect()
+            std::mem::take(&mut *games)
+                .into_values()
+                .map(|(slot, _)| slot)
+                .collect()
         };
         for slot in slots {
             self.end_slot(slot).await;

@@ -651,3 +651,58 @@ fn a_client_that_goes_away_stops_a_hint_and_the_game_stays() {
     assert!(start.elapsed() < std::time::Duration::from_secs(3));
     server.stop();
 }
+
+#[test]
+fn search_tables_are_kept_within_the_memory_budget() {
+    use mnk::players::table_bytes;
+    let dir = tempfile::tempdir().unwrap();
+    // Room for three games whose search opponent has 2^18-entry tables
+    // (its own and its hint player's).
+    let limits = Limits {
+        table_memory: 3 * 2 * table_bytes(18),
+        ..Limits::default()
+    };
+    let server = Server::start_with(dir.path(), limits);
+    let new = |tt: u32| {
+        server.json(
+            "POST",
+            "/api/games",
+            Some(json!({"game": "gomoku", "you": "black", "opponent": format!("search:depth=2,tt={tt}")})),
+        )
+    };
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        let (status, g) = new(18);
+        assert_eq!(status, 201, "{g}");
+        ids.push(g["id"].as_u64().unwrap());
+    }
+    // The fourth ended the oldest, as the games' count limit does.
+    let (status, _) = server.json("GET", &format!("/api/games/{}", ids[0]), None);
+    assert_eq!(status, 404);
+    for id in &ids[1..] {
+        server.ok("GET", &format!("/api/games/{id}"), None);
+    }
+    // A game greedy for tables ends no other: it is refused.
+    let (status, e) = new(22);
+    assert_eq!(status, 400, "{e}");
+    let why = e["error"].as_str().unwrap();
+    let need = format!("need {} MiB", (2 * table_bytes(22)) >> 20);
+    let budget = format!("hold {} MiB", limits.table_memory >> 20);
+    assert!(why.contains(&need) && why.contains(&budget), "{why}");
+    for id in &ids[1..] {
+        server.ok("GET", &format!("/api/games/{id}"), None);
+    }
+    // Tableless opponents hold nothing.
+    for _ in 0..3 {
+        let (status, g) = server.json(
+            "POST",
+            "/api/games",
+            Some(json!({"game": "gomoku", "you": "black", "opponent": "greedy"})),
+        );
+        assert_eq!(status, 201, "{g}");
+    }
+    for id in &ids[1..] {
+        server.ok("GET", &format!("/api/games/{id}"), None);
+    }
+    server.stop();
+}
