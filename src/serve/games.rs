@@ -264,8 +264,7 @@ impl WebGame {
 /// The games of one server (see the module docs).
 #[derive(Debug)]
 pub struct Games {
-    /// Each game with the bytes of its players' search tables.
-    games: std::sync::Mutex<BTreeMap<u64, (Arc<Mutex<WebGameSlot>>, u128)>>,
+    games: std::sync::Mutex<BTreeMap<u64, Kept>>,
     next_id: AtomicU64,
     records: Option<PathBuf>,
     spec_roots: Vec<PathBuf>,
@@ -275,6 +274,9 @@ pub struct Games {
     /// never append to it at once.
     saving: Arc<std::sync::Mutex<()>>,
 }
+
+/// A game of the server with the bytes of its players' search tables.
+type Kept = (Arc<Mutex<WebGameSlot>>, u128);
 
 /// A game, or nothing while a blocking thread holds it.
 struct WebGameSlot(Option<WebGame>);
@@ -534,7 +536,7 @@ impl Games {
             let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
             games.insert(id, (Arc::clone(&slot), tables));
             let mut evicted = Vec::new();
-            let held = |g: &BTreeMap<u64, (_, u128)>| g.values().map(|(_, b)| b).sum::<u128>();
+            let held = |g: &BTreeMap<u64, Kept>| g.values().map(|(_, b)| b).sum::<u128>();
             while games.len() > self.limits.games.max(1)
                 || (games.len() > 1 && held(&games) > self.limits.table_memory)
             {
