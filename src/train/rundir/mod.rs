@@ -24,7 +24,9 @@
 //! **Creation is atomic.** A new run is built in a hidden sibling folder
 //! (`.<name>~new-PID-N`: `~` is never part of a run name) holding
 //! `run.toml`, the start weights and the openings, and renamed into place,
-//! so `runs/<name>` either does not exist or can be resumed. A folder that
+//! so `runs/<name>` either does not exist or can be resumed; the next
+//! creation of the name deletes the hidden folders of creations that died.
+//! A folder that
 //! never completed round 0 (no row in `rounds.csv`) is replaced by a new
 //! run of the same name without `--force`.
 //!
@@ -540,7 +542,8 @@ impl RunLock {
 
 /// Deletes the hidden folders an interrupted creation of the run `name`
 /// left in `runs_dir` (`.<name>~new-…`, `.<name>~old-…`), those whose lock
-/// nobody holds: their process is gone.
+/// nobody holds, and those not locked yet whose creator (the PID in the
+/// name) has ended: their process is gone.
 pub(crate) fn remove_stale_siblings(runs_dir: &Path, name: &str) {
     let Ok(entries) = std::fs::read_dir(runs_dir) else {
         return;
@@ -548,23 +551,37 @@ pub(crate) fn remove_stale_siblings(runs_dir: &Path, name: &str) {
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     for e in entries.flatten() {
         let n = e.file_name().to_string_lossy().into_owned();
-        let ours = n
+        let creator = n
             .strip_prefix(&format!(".{name}~"))
             .and_then(|r| r.strip_prefix("new-").or_else(|| r.strip_prefix("old-")))
             .and_then(|r| r.split_once('-'))
-            .is_some_and(|(pid, k)| digits(pid) && digits(k));
-        if !ours || !e.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        // Only a folder with a lock file we can take: a creator between
-        // making the folder and locking it is left alone.
-        let Ok(file) = File::open(e.path().join(LOCK_FILE)) else {
+            .filter(|(pid, k)| digits(pid) && digits(k))
+            .map(|(pid, _)| pid.to_string());
+        let Some(creator) = creator else {
             continue;
         };
-        if file.try_lock().is_ok() {
+        if !e.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        // A folder with a lock file we can take, or without one when its
+        // creator is gone (killed between making the folder and locking
+        // it); a creator still between the two is left alone.
+        let stale = match File::open(e.path().join(LOCK_FILE)) {
+            Ok(file) => file.try_lock().is_ok(),
+            Err(_) => process_is_gone(&creator),
+        };
+        if stale {
             let _ = std::fs::remove_dir_all(e.path());
         }
     }
+}
+
+/// Whether the process `pid` is known to have ended: where the system
+/// shows its processes in `/proc`, and never elsewhere (a folder is then
+/// left for its owner, as before). A reused pid only keeps a folder.
+fn process_is_gone(pid: &str) -> bool {
+    let proc = Path::new("/proc");
+    proc.join("self").exists() && !proc.join(pid).exists()
 }
 
 /// An error about a file in the temporary folder `tmp`, told about the
@@ -594,6 +611,25 @@ fn in_place(e: TrainError, tmp: &Path, path: &Path) -> TrainError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unlocked_build_folder_goes_once_its_creator_is_gone() {
+        let runs = tempfile::tempdir().unwrap();
+        // Killed between making its folder and locking it: no lock file.
+        // (No process has this id: it is above any pid_max.)
+        let dead = runs.path().join(".r~new-4294967295-0");
+        // This process, between the two: kept.
+        let alive = runs.path().join(format!(".r~new-{}-0", std::process::id()));
+        // Another run's: not touched.
+        let other = runs.path().join(".s~new-4294967295-0");
+        for d in [&dead, &alive, &other] {
+            std::fs::create_dir(d).unwrap();
+        }
+        remove_stale_siblings(runs.path(), "r");
+        assert_eq!(dead.exists(), !Path::new("/proc/self").exists());
+        assert!(alive.exists());
+        assert!(other.exists());
+    }
 
     #[test]
     fn is_held_tells_a_held_lock_and_changes_nothing() {
