@@ -12,49 +12,62 @@ pub struct Asset {
     pub bytes: &'static [u8],
 }
 
+/// An [`Asset`] of `assets/web/`, its content type told by its extension.
+macro_rules! asset {
+    ($name:literal) => {
+        Asset {
+            name: $name,
+            content_type: content_type($name),
+            bytes: include_bytes!(concat!("../../assets/web/", $name)),
+        }
+    };
+}
+
+/// The `Content-Type` of a page file, by its extension.
+const fn content_type(name: &str) -> &'static str {
+    let b = name.as_bytes();
+    match b {
+        [.., b'.', b'j', b's'] => "text/javascript; charset=utf-8",
+        [.., b'.', b'c', b's', b's'] => "text/css; charset=utf-8",
+        _ => "text/html; charset=utf-8",
+    }
+}
+
 /// The page itself, served at `/`.
-pub const INDEX: Asset = Asset {
-    name: "index.html",
-    content_type: "text/html; charset=utf-8",
-    bytes: include_bytes!("../../assets/web/index.html"),
-};
+pub const INDEX: Asset = asset!("index.html");
 
 /// Every file served under `/assets/`.
 pub const ASSETS: &[Asset] = &[
     INDEX,
-    Asset {
-        name: "app.js",
-        content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("../../assets/web/app.js"),
-    },
-    Asset {
-        name: "style.css",
-        content_type: "text/css; charset=utf-8",
-        bytes: include_bytes!("../../assets/web/style.css"),
-    },
-    Asset {
-        name: "training.js",
-        content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("../../assets/web/training.js"),
-    },
-    Asset {
-        name: "replay.js",
-        content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("../../assets/web/replay.js"),
-    },
-    Asset {
-        name: "training.css",
-        content_type: "text/css; charset=utf-8",
-        bytes: include_bytes!("../../assets/web/training.css"),
-    },
-    Asset {
-        name: "replay.css",
-        content_type: "text/css; charset=utf-8",
-        bytes: include_bytes!("../../assets/web/replay.css"),
-    },
+    asset!("app.js"),
+    asset!("style.css"),
+    asset!("training.js"),
+    asset!("replay.js"),
+    asset!("training.css"),
+    asset!("replay.css"),
 ];
 
 /// The embedded file of this name.
 pub fn find(name: &str) -> Option<&'static Asset> {
     ASSETS.iter().find(|a| a.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_file_has_its_type_and_content() {
+        for a in ASSETS {
+            let want = match a.name.rsplit_once('.').map(|(_, e)| e) {
+                Some("js") => "text/javascript; charset=utf-8",
+                Some("css") => "text/css; charset=utf-8",
+                Some("html") => "text/html; charset=utf-8",
+                other => panic!("{}: unexpected extension {other:?}", a.name),
+            };
+            assert_eq!(a.content_type, want, "{}", a.name);
+            assert!(!a.bytes.is_empty(), "{}", a.name);
+        }
+        assert!(find("app.js").is_some() && find("nope.js").is_none());
+    }
 }
