@@ -81,18 +81,11 @@ pub fn run(a: Args) -> Result<()> {
     let vcf: Vec<VcfReport> = map.vcf.iter().map(|&v| v.into()).collect();
 
     if a.json {
-        let (w, h) = (rules.width as usize, rules.height as usize);
         let body = EvalJson {
             game: rules.to_string(),
             moves: board.moves().map(|m| m.to_string()).collect(),
             to_move: mover.to_string(),
-            scores: (0..h)
-                .map(|y| {
-                    (0..w)
-                        .map(|x| (board.cells()[y * w + x] == 0).then_some(scores[y * w + x]))
-                        .collect()
-                })
-                .collect(),
+            scores: map.rows(&board),
             best: best.iter().map(Move::to_string).collect(),
             best_score,
             attack_value: map.attack_value,

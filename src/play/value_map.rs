@@ -61,7 +61,7 @@ pub struct ValueMap {
     /// The side to move, whose scores these are.
     pub mover: Color,
     /// One score per cell, row-major (occupied cells hold whatever the
-    /// evaluator keeps there; see [`ValueMap::score`]).
+    /// evaluator keeps there; see [`ValueMap::rows`]).
     pub scores: Vec<f64>,
     /// The empty cells with the highest score, in row-major order.
     pub best: Vec<Move>,
@@ -86,7 +86,7 @@ impl ValueMap {
     /// let mut b = Board::new(Rules::TICTACTOE);
     /// b.play("b2".parse().unwrap()).unwrap();
     /// let map = ValueMap::new(&b, PlayerSpec::greedy().shipped_weights(Rules::TICTACTOE));
-    /// assert_eq!(map.score(&b, "b2".parse().unwrap()), None);
+    /// assert_eq!(map.rows(&b)[1][1], None); // b2 holds a stone
     /// assert_eq!(map.best.len(), 4); // the corners
     /// ```
     pub fn new(board: &Board, weights: Weights) -> ValueMap {
@@ -134,9 +134,20 @@ impl ValueMap {
         }
     }
 
-    /// The score of an empty cell; `None` for a stone.
-    pub fn score(&self, board: &Board, m: Move) -> Option<f64> {
-        let i = board.rules().index(m);
-        (board.cells()[i] == 0).then_some(self.scores[i])
+    /// The scores row by row, `None` for a stone (as `mnk eval --json` and
+    /// `mnk serve` write them).
+    pub fn rows(&self, board: &Board) -> Vec<Vec<Option<f64>>> {
+        let w = board.rules().width as usize;
+        let cells = board.cells();
+        self.scores
+            .chunks(w)
+            .zip(cells.chunks(w))
+            .map(|(s, c)| {
+                s.iter()
+                    .zip(c)
+                    .map(|(&v, &c)| (c == 0).then_some(v))
+                    .collect()
+            })
+            .collect()
     }
 }

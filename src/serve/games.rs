@@ -682,7 +682,6 @@ impl Games {
             let rules = *board.rules();
             let weights = spec.load_weights(rules)?;
             let map = ValueMap::new(&board, weights);
-            let (w, h) = (rules.width as usize, rules.height as usize);
             Ok(Values {
                 mover: map.mover.to_string(),
                 // The resolved path is absolute: shown from the working
@@ -696,15 +695,7 @@ impl Games {
                         .to_string(),
                     None => "shipped".to_string(),
                 },
-                scores: (0..h)
-                    .map(|y| {
-                        (0..w)
-                            .map(|x| {
-                                (board.cells()[y * w + x] == 0).then_some(map.scores[y * w + x])
-                            })
-                            .collect()
-                    })
-                    .collect(),
+                scores: map.rows(&board),
                 best: map.best.iter().map(Move::to_string).collect(),
                 board_value: map.board_value,
                 vcf: map.vcf.iter().map(|&v| v.into()).collect(),
