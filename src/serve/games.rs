@@ -137,8 +137,8 @@ pub struct GameState {
     pub result: Option<String>,
     /// The cell the last hint suggested, until the next move.
     pub hint: Option<String>,
-    /// What the AI's search found for its last move, while that move is
-    /// on the board (players that search only).
+    /// What the AI's search found for its last move, until it is taken
+    /// back (players that search only).
     pub ai: Option<AiSearch>,
     /// What `mnk play` would have printed for this request (saves, hints,
     /// refusals), one message a line.
@@ -233,19 +233,15 @@ impl WebGame {
             winning_line: winning_line(board).iter().map(Move::to_string).collect(),
             result,
             hint: self.session.hint().map(|m| m.to_string()),
-            ai: self
-                .session
-                .ai_search()
-                .filter(|(m, _)| board.cells()[rules.index(*m)] != 0)
-                .map(|(m, info)| AiSearch {
-                    cell: m.to_string(),
-                    depth: info.depth,
-                    nodes: info.nodes,
-                    score: info.score,
-                    eval: describe_score(info.score),
-                    proof: info.proof.map(|p| p.to_string()),
-                    ms: info.elapsed.as_millis() as u64,
-                }),
+            ai: self.session.ai_search().map(|(m, info)| AiSearch {
+                cell: m.to_string(),
+                depth: info.depth,
+                nodes: info.nodes,
+                score: info.score,
+                eval: describe_score(info.score),
+                proof: info.proof.map(|p| p.to_string()),
+                ms: info.elapsed.as_millis() as u64,
+            }),
             messages: Vec::new(),
         };
         let messages = self
@@ -631,11 +627,7 @@ impl Games {
             Ok(_) => return Err(ApiError::Cell(format!("{cell:?} is not a cell"))),
             Err(e) => return Err(ApiError::Cell(e.message(rules))),
         };
-        match game.session.turn() {
-            Turn::Human(_) => {}
-            Turn::Ai(_) => return Err(ApiError::Conflict("the AI is to move")),
-            Turn::PlayAgain | Turn::Done => return Err(ApiError::Conflict("the game is over")),
-        }
+        self.expect_your_turn(&guard)?;
         game.session.board().check(m)?;
         let guard = self.input(guard, m.to_string()).await?;
         let slot = Arc::clone(OwnedMutexGuard::mutex(&guard));
@@ -708,11 +700,7 @@ impl Games {
     pub async fn undo(&self, id: u64) -> Result<GameState, ApiError> {
         let guard = self.lock(id).await?;
         let game = guard.game()?;
-        let you_moved = {
-            let b = game.session.board();
-            (0..b.ply()).any(|i| b.move_at(i).1 == game.you)
-        };
-        if !you_moved {
+        if !game.session.human_has_moved() {
             return Err(ApiError::Conflict("there is no move of yours to take back"));
         }
         if matches!(game.session.turn(), Turn::Ai(_) | Turn::Done) {

@@ -243,7 +243,8 @@ pub struct Session {
     resigned: Option<Outcome>,
     hint: Option<Move>,
     /// The last AI move and what its search found.
-    ai_search: Option<(Move, SearchInfo)>,
+    /// (Its `best` is the move; cleared when that move is taken back.)
+    ai_search: Option<SearchInfo>,
     /// When the current game started.
     date: String,
     /// The session's records files.
@@ -340,21 +341,13 @@ impl Session {
     /// The AI's last move in this game and what its search found (depth,
     /// nodes, score), for players that search.
     pub fn ai_search(&self) -> Option<(Move, &SearchInfo)> {
-        self.ai_search.as_ref().map(|(m, i)| (*m, i))
+        self.ai_search.as_ref().and_then(|i| Some((i.best?, i)))
     }
 
     /// The result of the current game, if it has ended on the board or by
     /// resignation.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.result()
-    }
-
-    /// The AI player's spec on a colour's seat, `None` for a person.
-    pub fn ai_spec(&self, c: Color) -> Option<&PlayerSpec> {
-        match &self.seat(c).kind {
-            SeatKind::Ai(spec) => Some(spec),
-            SeatKind::Human(_) => None,
-        }
+        self.board.outcome().or(self.resigned)
     }
 
     /// What the session waits for.
@@ -512,10 +505,7 @@ impl Session {
         }
         // The copy is the session's position (`current`) with the move played.
         self.board = board;
-        self.ai_search = match (info, self.board.last_move()) {
-            (Some(info), Some(m)) => Some((m, info)),
-            _ => None,
-        };
+        self.ai_search = info;
         self.hint = None;
         self.after_move();
         Ok(())
@@ -556,11 +546,6 @@ impl Session {
         self.show();
     }
 
-    /// The result, if the game has ended on the board or by resignation.
-    fn result(&self) -> Option<Outcome> {
-        self.board.outcome().or(self.resigned)
-    }
-
     /// Queues the screen.
     fn show(&mut self) {
         let s = self.screen();
@@ -570,7 +555,7 @@ impl Session {
     /// After any move: the screen, and the end of the game if it ended.
     fn after_move(&mut self) {
         self.show();
-        if self.result().is_some() {
+        if self.outcome().is_some() {
             self.finish_game();
         }
     }
@@ -650,6 +635,9 @@ impl Session {
             let (_, c) = self.board.move_at(i);
             if let Some(m) = self.board.undo() {
                 taken.push(format!("{} {m}", glyph(c)));
+                if self.ai_search.as_ref().and_then(|i| i.best) == Some(m) {
+                    self.ai_search = None;
+                }
             }
             if self.seat(c).is_human() {
                 break;
@@ -661,7 +649,9 @@ impl Session {
         self.text(format!("Took back {}.", taken.join(" and ")));
     }
 
-    fn human_has_moved(&self) -> bool {
+    /// Whether a person has moved in this game (there is a move to take
+    /// back).
+    pub fn human_has_moved(&self) -> bool {
         (0..self.board.ply()).any(|i| {
             let (_, c) = self.board.move_at(i);
             self.seat(c).is_human()

@@ -79,7 +79,7 @@ impl Session {
         marks.hint = self.hint;
         s.push_str(&render_board(&self.board, &marks, st));
         s.push('\n');
-        match self.result() {
+        match self.outcome() {
             Some(outcome) => {
                 s.push_str(&st.bold(&self.result_text(outcome)));
                 s.push('\n');
