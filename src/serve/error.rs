@@ -81,9 +81,7 @@ impl ApiError {
             | ApiError::Cell(_)
             | ApiError::Illegal(_) => StatusCode::BAD_REQUEST,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
-            ApiError::Path(PathError::NotFound(_)) => StatusCode::NOT_FOUND,
-            ApiError::Path(PathError::Outside(_)) => StatusCode::FORBIDDEN,
-            ApiError::Path(_) => StatusCode::BAD_REQUEST,
+            ApiError::Path(e) => e.status(),
             // A spec is checked before its session starts, so a spec error
             // here is still the request's fault.
             ApiError::Session(SessionError::Spec(_)) => StatusCode::BAD_REQUEST,
@@ -92,17 +90,20 @@ impl ApiError {
     }
 }
 
-/// The JSON body of an error answer.
-#[derive(Debug, serde::Serialize)]
-struct ErrorBody {
-    error: String,
+/// An error answer in the API's shape: `status` and `{"error": "…"}`.
+pub(crate) fn error_response(status: StatusCode, error: &impl std::fmt::Display) -> Response {
+    #[derive(serde::Serialize)]
+    struct ErrorBody {
+        error: String,
+    }
+    let body = ErrorBody {
+        error: error.to_string(),
+    };
+    (status, Json(body)).into_response()
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = ErrorBody {
-            error: self.to_string(),
-        };
-        (self.status(), Json(body)).into_response()
+        error_response(self.status(), &self)
     }
 }

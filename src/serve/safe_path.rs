@@ -43,6 +43,17 @@ impl PathError {
     pub fn is_not_found(&self) -> bool {
         matches!(self, PathError::NotFound(_))
     }
+
+    /// The HTTP status every route answers it with: 404 for a missing
+    /// file, 403 for one that leads out, 400 for a refused shape.
+    pub fn status(&self) -> axum::http::StatusCode {
+        use axum::http::StatusCode;
+        match self {
+            PathError::NotFound(_) => StatusCode::NOT_FOUND,
+            PathError::Outside(_) => StatusCode::FORBIDDEN,
+            _ => StatusCode::BAD_REQUEST,
+        }
+    }
 }
 
 /// Decodes `%XX` escapes once.

@@ -4,11 +4,11 @@
 
 use crate::game::{PlayError, RulesError};
 use crate::records::{CsvError, SgfError};
+use crate::serve::error::error_response;
 use crate::serve::safe_path::PathError;
 use axum::extract::rejection::QueryRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 
 /// Why a Replay request failed.
 #[derive(Debug, thiserror::Error)]
@@ -98,11 +98,8 @@ impl ReplayError {
     /// The HTTP status: bad input is a 4xx, a malformed file 422.
     pub fn status(&self) -> StatusCode {
         match self {
-            // As ApiError::Path answers, so a refused path reads the same
-            // on every route.
-            ReplayError::Path(PathError::NotFound(_)) => StatusCode::NOT_FOUND,
-            ReplayError::Path(PathError::Outside(_)) => StatusCode::FORBIDDEN,
-            ReplayError::Path(_) => StatusCode::BAD_REQUEST,
+            // As every route answers it.
+            ReplayError::Path(e) => e.status(),
             ReplayError::NoFolder { .. } | ReplayError::NoSuchGame { .. } => StatusCode::NOT_FOUND,
             ReplayError::NotRecords(_) | ReplayError::Rules(_) | ReplayError::Query(_) => {
                 StatusCode::BAD_REQUEST
@@ -124,16 +121,8 @@ impl ReplayError {
     }
 }
 
-#[derive(serde::Serialize)]
-struct ErrorBody {
-    error: String,
-}
-
 impl IntoResponse for ReplayError {
     fn into_response(self) -> Response {
-        let body = ErrorBody {
-            error: self.to_string(),
-        };
-        (self.status(), Json(body)).into_response()
+        error_response(self.status(), &self)
     }
 }

@@ -35,7 +35,7 @@ mod events;
 
 pub use data::{Charts, RunInfo, State, ELO_LIMIT};
 
-use super::error::ApiError;
+use super::error::error_response;
 use super::safe_path::{clean_relative, safe_join, PathError};
 use crate::train::RunLock;
 use axum::extract::State as Extract;
@@ -86,24 +86,13 @@ enum RunsError {
 
 impl IntoResponse for RunsError {
     fn into_response(self) -> Response {
-        match self {
-            RunsError::Path(e) => ApiError::from(e).into_response(),
-            e @ RunsError::NoRun(_) => error_body(StatusCode::NOT_FOUND, &e),
-            e @ RunsError::Task(_) => error_body(StatusCode::INTERNAL_SERVER_ERROR, &e),
-        }
+        let status = match &self {
+            RunsError::Path(e) => e.status(),
+            RunsError::NoRun(_) => StatusCode::NOT_FOUND,
+            RunsError::Task(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        error_response(status, &self)
     }
-}
-
-/// An error answer in the API's shape.
-fn error_body(status: StatusCode, e: &RunsError) -> Response {
-    #[derive(Serialize)]
-    struct Body {
-        error: String,
-    }
-    let body = Body {
-        error: e.to_string(),
-    };
-    (status, Json(body)).into_response()
 }
 
 /// A run in the list, or the head of a run's detail.
