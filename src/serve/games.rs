@@ -14,7 +14,7 @@
 
 use super::error::ApiError;
 use super::safe_path::{clean_relative, safe_join};
-use crate::game::{Color, Move, Outcome, Rules};
+use crate::game::{Board, Color, Move, Outcome, Rules};
 use crate::play::{
     winning_line, AiTurn, Command, Config, Out, SeatKind, Session, Style, Turn, ValueMap, VcfReport,
 };
@@ -102,6 +102,31 @@ pub struct Stone {
     pub y: u8,
     /// `black` or `white`.
     pub color: String,
+}
+
+impl Stone {
+    /// The stones of `board`, in the order they were played.
+    pub fn all(board: &Board) -> Vec<Stone> {
+        (0..board.ply())
+            .map(|i| {
+                let (m, c) = board.move_at(i);
+                Stone {
+                    cell: m.to_string(),
+                    x: m.x,
+                    y: m.y,
+                    color: c.to_string(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// A result as the API writes it: `black`, `white` or `draw`.
+pub fn result_name(o: Outcome) -> String {
+    match o {
+        Outcome::Win(c) => c.to_string(),
+        Outcome::Draw => "draw".to_string(),
+    }
 }
 
 /// A game as the page sees it: the answer of every game route.
@@ -196,27 +221,14 @@ impl WebGame {
     fn state(&mut self) -> GameState {
         let board = self.session.board();
         let rules = *board.rules();
-        let moves = (0..board.ply())
-            .map(|i| {
-                let (m, c) = board.move_at(i);
-                Stone {
-                    cell: m.to_string(),
-                    x: m.x,
-                    y: m.y,
-                    color: c.to_string(),
-                }
-            })
-            .collect();
+        let moves = Stone::all(board);
         let over = matches!(self.session.turn(), Turn::PlayAgain | Turn::Done);
         let turn = match self.session.turn() {
             Turn::Human(_) => "you",
             Turn::Ai(_) => "ai",
             Turn::PlayAgain | Turn::Done => "over",
         };
-        let result = self.session.outcome().map(|o| match o {
-            Outcome::Win(c) => c.to_string(),
-            Outcome::Draw => "draw".to_string(),
-        });
+        let result = self.session.outcome().map(result_name);
         let state = GameState {
             id: self.id,
             game: rules.to_string(),

@@ -31,8 +31,9 @@ mod list;
 pub use error::ReplayError;
 pub use list::{FileEntry, Folder, MAX_DEPTH, MAX_ENTRIES, MAX_FILES};
 
+use super::games::{result_name, Stone};
 use super::safe_path::{clean_relative, safe_join};
-use crate::game::{Board, Outcome, Rules};
+use crate::game::{Board, Rules};
 use crate::play::{winning_line, Replay, Style};
 use crate::records::{read_records, Record, RecordError};
 use axum::extract::rejection::QueryRejection;
@@ -155,19 +156,6 @@ pub struct FileGames {
     pub truncated: bool,
 }
 
-/// A move of a game.
-#[derive(Debug, Serialize)]
-pub struct MoveJson {
-    /// Its name (`h8`).
-    pub cell: String,
-    /// Column from 0.
-    pub x: u8,
-    /// Row from 0, from the top.
-    pub y: u8,
-    /// `black` or `white`.
-    pub color: String,
-}
-
 /// The answer for one game.
 #[derive(Debug, Serialize)]
 pub struct GameJson {
@@ -181,7 +169,7 @@ pub struct GameJson {
     #[serde(flatten)]
     pub info: GameInfo,
     /// Its moves, black first.
-    pub moves: Vec<MoveJson>,
+    pub moves: Vec<Stone>,
     /// The cells of the winning line on the final board, if any.
     pub winning_line: Vec<String>,
     /// The result line `mnk replay` ends with.
@@ -322,10 +310,7 @@ fn info(number: usize, r: &Record) -> GameInfo {
         rules: crate::play::describe_rules(r.rules),
         black: r.black.clone(),
         white: r.white.clone(),
-        result: r.result.map(|o| match o {
-            Outcome::Win(c) => c.to_string(),
-            Outcome::Draw => "draw".to_string(),
-        }),
+        result: r.result.map(result_name),
         result_text: r.result_text(),
         date: r.date.clone(),
     }
@@ -374,26 +359,11 @@ fn one_game(opened: Opened, number: usize) -> Result<GameJson, ReplayError> {
         .map_err(bad_game)?
         .result_line();
     let board: Board = record.replay().map_err(bad_game)?;
-    let mut color = crate::game::Color::Black;
-    let moves = record
-        .moves
-        .iter()
-        .map(|m| {
-            let c = color;
-            color = color.opponent();
-            MoveJson {
-                cell: m.to_string(),
-                x: m.x,
-                y: m.y,
-                color: c.to_string(),
-            }
-        })
-        .collect();
     Ok(GameJson {
         folder: opened.folder,
         count,
         info: info(number, record),
-        moves,
+        moves: Stone::all(&board),
         winning_line: winning_line(&board).iter().map(|m| m.to_string()).collect(),
         end,
         file: opened.rel.clone(),
