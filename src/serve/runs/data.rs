@@ -290,8 +290,7 @@ fn elo(x: f64) -> f64 {
 
 /// A score in percent; `None` without games.
 fn percent(t: &crate::arena::stats::Tally) -> Option<f64> {
-    let games = t.games();
-    (games > 0).then(|| short(100.0 * (t.wins as f64 + t.draws as f64 / 2.0) / games as f64))
+    (t.games() > 0).then(|| short(100.0 * t.score()))
 }
 
 /// Elo (estimate, low, high) of a paired tally, clamped and shortened.
@@ -418,8 +417,7 @@ fn charts(rounds: &[RoundResult], checks: &[CheckRow]) -> Charts {
         s.games.push(r.games);
         s.reason.push(r.reason.as_str());
         let played = r.round > 0 && r.spsa.is_none();
-        s.sigma
-            .push((r.round > 0 && r.spsa.is_none()).then(|| short(r.sigma)));
+        s.sigma.push(played.then(|| short(r.sigma)));
         s.champion.push(played.then_some(r.champion));
         let score = |i: usize| r.tallies.get(i).and_then(percent);
         s.champion_score
