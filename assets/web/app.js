@@ -1,4 +1,6 @@
-// The Play view of `mnk serve`: plain JS over the JSON API (no build step).
+// The Play view of `mnk serve`: plain JS over the JSON API (no build step),
+// and what every view shares: `$`, `call`, `showNote`, the board and the
+// views' switch and links. It is loaded first.
 "use strict";
 
 let game = null;   // the last state the server sent
@@ -6,16 +8,24 @@ let busy = false;  // a request is in flight
 
 const $ = (id) => document.getElementById(id);
 
+// A request to the API: its JSON answer, or an Error with the server's
+// message. Never cached: a run or a records file changes under the page.
 async function call(method, path, body) {
-  const init = { method, headers: {} };
+  const init = { method, headers: {}, cache: "no-store" };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
   const res = await fetch(path, init);
-  const data = res.status === 204 ? null : await res.json();
-  if (!res.ok) throw new Error(data && data.error ? data.error : res.statusText);
+  const data = res.status === 204 ? null : await res.json().catch(() => null);
+  if (!res.ok) throw new Error(data && data.error ? data.error : res.status + " " + res.statusText);
   return data;
+}
+
+// Shows a view's note line: `text`, in red if `error`.
+function showNote(el, text, error) {
+  el.textContent = text || "";
+  el.className = error ? "error" : "";
 }
 
 async function act(method, path, body, thinking) {

@@ -41,7 +41,6 @@
       <div id="rp-board" aria-label="replay board"></div>
     </div>`;
 
-  const el = (id) => document.getElementById(id);
   let files = [];      // [{folder, path, name}] in the select's order
   let current = null;  // {folder, path, name, count}: the file shown
   let game = null;     // the game's answer from the server
@@ -51,23 +50,14 @@
   let keepKey = null;  // "folder/path" of the file opened, kept across refreshes
   let asked = 0;       // counts requests for files and games: only the last is shown
 
-  async function get(url) {
-    const res = await fetch(url);
-    const data = await res.json().catch(() => null);
-    if (!res.ok) throw new Error(data && data.error ? data.error : res.status + " " + res.statusText);
-    return data;
-  }
+  const get = (url) => call("GET", url);
 
   // A file's URL: each path component encoded, as safe_join expects.
   function fileUrl(f) {
     return "/api/records/" + f.folder + "/" + f.path.split("/").map(encodeURIComponent).join("/");
   }
 
-  function note(text, error) {
-    const n = el("rp-note");
-    n.textContent = text || "";
-    n.className = error ? "error" : "";
-  }
+  const note = (text, error) => showNote($("rp-note"), text, error);
 
   function kib(bytes) {
     return bytes < 1024 ? bytes + " B" : (bytes / 1024).toFixed(bytes < 10240 ? 1 : 0) + " KiB";
@@ -81,7 +71,7 @@
       note(e.message, true);
       return;
     }
-    const select = el("rp-file");
+    const select = $("rp-file");
     select.innerHTML = "";
     files = [];
     const none = document.createElement("option");
@@ -111,7 +101,7 @@
     stop();
     current = null;
     game = null;
-    el("rp-games").tBodies[0].innerHTML = "";
+    $("rp-games").tBodies[0].innerHTML = "";
     clearBoard();
     const token = ++asked;
     keepKey = f ? f.folder + "/" + f.path : null;
@@ -128,7 +118,7 @@
     // A later choice wins over this answer arriving late.
     if (token !== asked) return;
     current = { folder: f.folder, path: f.path, name: f.name, count: data.count };
-    const body = el("rp-games").tBodies[0];
+    const body = $("rp-games").tBodies[0];
     for (const g of data.games) {
       const tr = document.createElement("tr");
       tr.dataset.number = g.number;
@@ -141,7 +131,7 @@
       tr.addEventListener("click", () => openGame(g.number));
       body.appendChild(tr);
     }
-    el("rp-number").max = data.count;
+    $("rp-number").max = data.count;
     note(f.name + ": " + data.count + " game" + (data.count === 1 ? "" : "s") +
       (data.truncated ? " (the list shows the first " + data.games.length + "; type a number for the others)" : "") +
       (data.count ? ". Choose one." : "."));
@@ -161,28 +151,28 @@
     if (token !== asked) return;
     game = g;
     setViewLink("replay", current.folder + "/" + current.path + "/" + g.number);
-    el("rp-number").value = g.number;
-    for (const tr of el("rp-games").tBodies[0].rows) {
+    $("rp-number").value = g.number;
+    for (const tr of $("rp-games").tBodies[0].rows) {
       tr.classList.toggle("chosen", tr.dataset.number === String(g.number));
     }
     const name = (s) => s || "?";
-    el("rp-title").textContent = "Game " + g.number + " of " + g.count + ": " +
+    $("rp-title").textContent = "Game " + g.number + " of " + g.count + ": " +
       name(g.black) + " (black) vs " + name(g.white) + " (white)";
-    el("rp-sub").textContent = g.rules + (g.date ? " · " + g.date.replace("T", " ").replace("Z", " UTC") : "");
-    el("rp-slider").max = g.moves.length;
+    $("rp-sub").textContent = g.rules + (g.date ? " · " + g.date.replace("T", " ").replace("Z", " UTC") : "");
+    $("rp-slider").max = g.moves.length;
     note("");
     go(0);
   }
 
   function clearBoard() {
-    el("rp-board").innerHTML = "";
-    el("rp-board").classList.remove("board");
-    el("rp-title").textContent = "";
-    el("rp-sub").textContent = "";
-    el("rp-end").textContent = "";
-    el("rp-slider").max = 0;
-    el("rp-slider").value = 0;
-    el("rp-status").textContent = "Choose a file and a game.";
+    $("rp-board").innerHTML = "";
+    $("rp-board").classList.remove("board");
+    $("rp-title").textContent = "";
+    $("rp-sub").textContent = "";
+    $("rp-end").textContent = "";
+    $("rp-slider").max = 0;
+    $("rp-slider").value = 0;
+    $("rp-status").textContent = "Choose a file and a game.";
   }
 
   // Shows the position after `n` moves (clamped to the game).
@@ -191,53 +181,53 @@
     const total = game.moves.length;
     ply = Math.max(0, Math.min(total, n));
     const atEnd = ply === total;
-    renderBoard(el("rp-board"), {
+    renderBoard($("rp-board"), {
       width: game.width, height: game.height, stones: game.moves.slice(0, ply),
       last: ply > 0 ? game.moves[ply - 1].cell : null,
-      wins: atEnd ? game.winning_line : [], numbers: el("rp-numbers").checked,
+      wins: atEnd ? game.winning_line : [], numbers: $("rp-numbers").checked,
     });
-    el("rp-slider").value = ply;
+    $("rp-slider").value = ply;
     if (ply === 0) {
-      el("rp-status").textContent = "start: " + total + " move" + (total === 1 ? "" : "s") + " to play";
+      $("rp-status").textContent = "start: " + total + " move" + (total === 1 ? "" : "s") + " to play";
     } else {
       const m = game.moves[ply - 1];
-      el("rp-status").textContent = "move " + ply + " / " + total + ": " + m.cell + " (" + m.color + ")";
+      $("rp-status").textContent = "move " + ply + " / " + total + ": " + m.cell + " (" + m.color + ")";
     }
-    el("rp-end").textContent = atEnd ? game.end : "";
+    $("rp-end").textContent = atEnd ? game.end : "";
     if (atEnd) stop();
   }
 
   function play() {
     if (!game) return;
     if (ply >= game.moves.length) go(0);
-    el("rp-play").textContent = "Pause";
-    timer = setInterval(() => go(ply + 1), Number(el("rp-speed").value));
+    $("rp-play").textContent = "Pause";
+    timer = setInterval(() => go(ply + 1), Number($("rp-speed").value));
   }
 
   function stop() {
     if (timer !== null) clearInterval(timer);
     timer = null;
-    el("rp-play").textContent = "Play";
+    $("rp-play").textContent = "Play";
   }
 
-  el("rp-pick").addEventListener("submit", (e) => e.preventDefault());
-  el("rp-file").addEventListener("change", () => {
-    const v = el("rp-file").value;
+  $("rp-pick").addEventListener("submit", (e) => e.preventDefault());
+  $("rp-file").addEventListener("change", () => {
+    const v = $("rp-file").value;
     openFile(v === "" ? null : files[Number(v)]);
   });
-  el("rp-refresh").addEventListener("click", loadFiles);
-  el("rp-number").addEventListener("change", () => {
-    const n = Number(el("rp-number").value);
+  $("rp-refresh").addEventListener("click", loadFiles);
+  $("rp-number").addEventListener("change", () => {
+    const n = Number($("rp-number").value);
     if (Number.isInteger(n) && n >= 1) openGame(n);
   });
-  el("rp-slider").addEventListener("input", () => { stop(); go(Number(el("rp-slider").value)); });
-  el("rp-first").addEventListener("click", () => { stop(); go(0); });
-  el("rp-prev").addEventListener("click", () => { stop(); go(ply - 1); });
-  el("rp-next").addEventListener("click", () => { stop(); go(ply + 1); });
-  el("rp-last").addEventListener("click", () => { stop(); go(Infinity); });
-  el("rp-play").addEventListener("click", () => (timer === null ? play() : stop()));
-  el("rp-speed").addEventListener("change", () => { if (timer !== null) { stop(); play(); } });
-  el("rp-numbers").addEventListener("change", () => go(ply));
+  $("rp-slider").addEventListener("input", () => { stop(); go(Number($("rp-slider").value)); });
+  $("rp-first").addEventListener("click", () => { stop(); go(0); });
+  $("rp-prev").addEventListener("click", () => { stop(); go(ply - 1); });
+  $("rp-next").addEventListener("click", () => { stop(); go(ply + 1); });
+  $("rp-last").addEventListener("click", () => { stop(); go(Infinity); });
+  $("rp-play").addEventListener("click", () => (timer === null ? play() : stop()));
+  $("rp-speed").addEventListener("change", () => { if (timer !== null) { stop(); play(); } });
+  $("rp-numbers").addEventListener("change", () => go(ply));
 
   // Whether a key pressed on `t` is the field's own: text is being typed,
   // a select or the slider moves. Checkboxes and buttons leave the arrows
@@ -283,7 +273,7 @@
       return;
     }
     if (!current || current.folder + "/" + current.path !== key) {
-      el("rp-file").value = String(i);
+      $("rp-file").value = String(i);
       await openFile(files[i]);
     }
     if (number !== null && (!game || game.number !== number)) await openGame(number);

@@ -48,18 +48,8 @@
 
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
-  async function getJSON(path) {
-    const res = await fetch(path, { cache: "no-store" });
-    const data = await res.json();
-    if (!res.ok) throw new Error(data && data.error ? data.error : res.statusText);
-    return data;
-  }
-
-  function note(text, error) {
-    const n = $("#tr-note");
-    n.textContent = text || "";
-    n.className = error ? "error" : "";
-  }
+  const getJSON = (path) => call("GET", path);
+  const note = (text, error) => showNote($("#tr-note"), text, error);
 
   // ---------- number formats ----------
 
