@@ -68,7 +68,7 @@ pub use rundir::{
 };
 pub use setting::{Field, Problem};
 pub use snapshot::Snapshot;
-pub use trainer::{CommitGuard, NoObserver, Observer, RoundEvent, Trainer, Verdict};
+pub use trainer::{is_finished, CommitGuard, NoObserver, Observer, RoundEvent, Trainer, Verdict};
 
 use std::path::PathBuf;
 

@@ -59,7 +59,7 @@ mod rounds;
 mod verdict;
 
 pub use checks::{check_lines, checks_header_line, parse_checks};
-pub use rounds::{parse_rounds, round_line, rounds_header_line};
+pub use rounds::{parse_rounds, round_line, rounds_csv_text, rounds_header_line};
 pub use verdict::{parse_verdict, verdict_text, RecordedVerdict};
 
 use crate::eval::Weights;
