@@ -3,8 +3,8 @@
 
 A round robin of P pairings x G openings is P*G tasks; task t runs on rank
 t mod N, each rank runs its tasks on T threads (list scheduling), then one
-all-reduce sums 8*P + 2 + N u64 (the tallies, plies and games, and a busy
-time per rank). Round time = the slowest rank's makespan (resampled from
+all-reduce sums 8*P + 1 + N u64 (the tallies, the plies, and a busy time
+per rank). Round time = the slowest rank's makespan (resampled from
 measured task times) + the all-reduce (alpha*ceil(log2 N) + 2*bytes/beta).
 
 usage: model.py TIMES_FILE... [--openings G] [--pairings P] [--threads T]
@@ -54,7 +54,7 @@ def round_time(samples, G, ranks, threads, net, pairings, trials=None):
     work = ntasks * st.mean(samples) / (ranks * threads)
     trials = trials or max(2, min(20, int(4e5 / ntasks)))
     slowest = slowest_rank(samples, ntasks, ranks, threads, trials)
-    comm = allreduce(ranks, 8 * (8 * pairings + 2 + ranks), net)
+    comm = allreduce(ranks, 8 * (8 * pairings + 1 + ranks), net)
     return dict(work=work, idle=slowest - work, comm=comm, total=slowest + comm,
                 efficiency=work / (slowest + comm))
 

@@ -259,15 +259,15 @@ fn play_match(
             },
         )
         .collect();
-    let mut mine = Vec::with_capacity(played.len());
-    for p in played {
-        mine.push(p.map_err(|e| share.fail(e))?);
-    }
+    let mine: Vec<(usize, Pair)> = played
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .map_err(|e| share.fail(e))?;
     // Shared among ranks, kept games travel whole (their moves); without
     // them only the counts do, which sum to what one process counts.
     let kept_games = share.is_split() && matches!(keep, Kept::All);
     let pairs = if kept_games {
-        gather_pairs(&share, openings.len(), first_opening, mine)
+        gather_pairs(&share, rules, openings.len(), first_opening, mine)
     } else {
         mine.into_iter().map(|(_, p)| p).collect()
     };
@@ -336,10 +336,13 @@ fn result_of_code(code: u64) -> GameResult {
 
 /// Every opening's pair, with its games, from the pairs each rank played
 /// (`mine`, by index): the results and lengths in one all-reduce of three
-/// slots an opening, then every game's moves in a second, each game at an
-/// offset the lengths give.
+/// slots an opening, then every game's moves (their cell indices) in a
+/// second, each game at an offset the lengths give: every slot of the
+/// second belongs to one move of one game, which one rank played, so the
+/// sum is that move's index, cell 0 included.
 fn gather_pairs(
     share: &Share,
+    rules: Rules,
     n: usize,
     first_opening: usize,
     mine: Vec<(usize, Pair)>,
@@ -371,7 +374,7 @@ fn gather_pairs(
         for (g, game) in p.games.iter().enumerate() {
             let at = offsets[2 * i + g];
             for (k, m) in game.moves.iter().enumerate() {
-                cells[at + k] = u64::from(m.x) << 8 | u64::from(m.y);
+                cells[at + k] = rules.index(*m) as u64;
             }
         }
     }
@@ -386,10 +389,7 @@ fn gather_pairs(
             };
             let moves = cells[offsets[2 * i + g]..offsets[2 * i + g + 1]]
                 .iter()
-                .map(|&c| Move {
-                    x: (c >> 8) as u8,
-                    y: c as u8,
-                })
+                .map(|&c| rules.move_at(c as usize))
                 .collect();
             p.games.push(PlayedGame {
                 opening: first_opening + i,
@@ -473,27 +473,28 @@ pub fn round_robin(
             },
         )
         .collect();
-    let mut mine = Vec::with_capacity(results.len());
-    for r in results {
-        mine.push(r.map_err(|e| share.fail(e))?);
-    }
+    let mine: Vec<(usize, [GameResult; 2], u64)> = results
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .map_err(|e| share.fail(e))?;
+    // Every task is two games, whichever rank played it.
     let mut report = RoundRobinReport {
         pairs: pairs.iter().map(|&p| (p, PairedTally::default())).collect(),
+        games: 2 * tasks.len() as u64,
         ..Default::default()
     };
     for (t, [r1, r2], plies) in mine {
         report.pairs[tasks[t].0].1.add_pair(r1, r2);
         report.plies += plies;
-        report.games += 2;
     }
     if share.is_split() {
         let mut tallies: Vec<PairedTally> = report.pairs.iter().map(|p| p.1).collect();
-        let mut counts = [report.plies, report.games];
-        gather_tallies(&share, &mut tallies, &mut counts);
+        let mut plies = [report.plies];
+        gather_tallies(&share, &mut tallies, &mut plies);
         for (p, t) in report.pairs.iter_mut().zip(tallies) {
             p.1 = t;
         }
-        [report.plies, report.games] = counts;
+        report.plies = plies[0];
     }
     report.elapsed = start.elapsed();
     Ok(report)

@@ -71,9 +71,10 @@ pub fn rank() -> usize {
     current().map_or(0, |r| r.rank())
 }
 
-/// The number of processes in the job this thread joined (1 if none).
-pub fn size() -> usize {
-    current().map_or(1, |r| r.size())
+/// The ranks this thread's matches are shared among, if it joined a job
+/// of several processes (`None` alone or in a job of one).
+pub fn shared() -> Option<Rc<dyn Ranks>> {
+    current().filter(|r| r.size() > 1)
 }
 
 /// Where the time of shared matches went, summed over matches since the
@@ -114,7 +115,7 @@ pub(crate) struct Share {
 impl Share {
     /// The share of a match starting now on this thread.
     pub(crate) fn start() -> Share {
-        let ranks = current().filter(|r| r.size() > 1);
+        let ranks = shared();
         let (rank, size) = ranks.as_ref().map_or((0, 1), |r| (r.rank(), r.size()));
         Share {
             ranks,

@@ -96,7 +96,7 @@ pub(crate) fn join(name: &str, shares: bool) -> Result<Job, ExitCode> {
 /// The ranks this command shares its games among, if it runs in a job of
 /// several processes.
 pub(crate) fn shared() -> Option<Rc<dyn Ranks>> {
-    ranks::current().filter(|r| r.size() > 1)
+    ranks::shared()
 }
 
 /// Prints a line on stderr in one write, so that the launcher does not

@@ -45,7 +45,7 @@ impl Launch {
     }
 
     /// [`Launch::from_env`] over any variables (for tests).
-    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Option<Launch> {
+    fn from_vars(var: impl Fn(&str) -> Option<String>) -> Option<Launch> {
         let number = |k: &str| var(k).and_then(|v| v.trim().parse::<usize>().ok());
         VARIABLES.iter().find_map(|&(size, rank)| {
             let n = number(size)?;

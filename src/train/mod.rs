@@ -63,12 +63,12 @@ pub use plateau::{grouped, BudgetUse, SigmaChange, SigmaMove, SigmaSchedule};
 pub use player::TrainedPlayer;
 pub use record::{ConfirmVerdict, Confirmation, Reason, RoundResult, SpsaStep};
 pub use rundir::{
-    check_lines, checks_header_line, parse_checks, parse_rounds, parse_verdict, round_line,
-    rounds_header_line, verdict_text, RecordedVerdict, RunDir, RunLock,
+    check_lines, checks_header_line, parse_checks, parse_rounds, round_line, rounds_header_line,
+    RecordedVerdict, RunDir, RunLock,
 };
 pub use setting::{Field, Problem};
 pub use snapshot::Snapshot;
-pub use trainer::{CommitGuard, NoObserver, Observer, RoundEvent, Trainer, Verdict};
+pub use trainer::{is_finished, CommitGuard, NoObserver, Observer, RoundEvent, Trainer, Verdict};
 
 use std::path::PathBuf;
 

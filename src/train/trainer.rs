@@ -138,6 +138,17 @@ pub struct Trainer {
     check_openings: Option<Vec<Opening>>,
 }
 
+/// Whether a run with configuration `cfg` that has played `rounds` has
+/// nothing left to do: every planned round played, the game budget
+/// (`max_games`) spent, or the plateau rule stopped it. The trainer's own
+/// test ([`Trainer::is_finished`]), for a run read from its folder.
+pub fn is_finished(cfg: &RunConfig, rounds: &[RoundResult]) -> bool {
+    let games: u64 = rounds.iter().map(RoundResult::total_games).sum();
+    rounds.len() as u32 > cfg.rounds
+        || (cfg.max_games > 0 && games >= cfg.max_games)
+        || SigmaSchedule::replay(cfg, rounds).stopped().is_some()
+}
+
 /// A run's openings: those rounds draw from, and the check part.
 struct Pools {
     /// `None`: random openings.
@@ -482,10 +493,9 @@ impl Trainer {
         // appended after complete lines. Each file exists from its first
         // row on, as in a run never interrupted.
         let nonempty = |header: String, rows: String| (!rows.is_empty()).then(|| header + &rows);
-        let rows: String = rounds.iter().map(|r| rundir::round_line(&cfg, r)).collect();
         dir.set_contents(
             &dir.rounds_csv(),
-            nonempty(rundir::rounds_header_line(&cfg), rows).as_deref(),
+            rundir::rounds_csv_text(&cfg, &rounds).as_deref(),
         )?;
         let rows: String = checks.iter().map(rundir::check_lines).collect();
         dir.set_contents(
@@ -590,9 +600,7 @@ impl Trainer {
     /// Whether every planned round has been played, the game budget
     /// (`max_games`) is spent, or the plateau rule stopped the run.
     pub fn is_finished(&self) -> bool {
-        self.next_round() > self.cfg.rounds
-            || (self.cfg.max_games > 0 && self.games_played() >= self.cfg.max_games)
-            || self.stopped_on_plateau().is_some()
+        is_finished(&self.cfg, &self.rounds)
     }
 
     /// Random search's σ schedule after the rounds played so far: σ of the
@@ -784,24 +792,13 @@ impl Trainer {
         let openings = match &self.cfg.openings_file {
             None => None,
             Some(_) => {
-                let p = self.dir.openings_txt();
-                let bytes =
-                    std::fs::read(&p).map_err(|source| TrainError::Read { path: p, source })?;
-                let text =
-                    crate::util::text_from_bytes(bytes).map_err(|source| TrainError::Read {
-                        path: self.dir.openings_txt(),
-                        source,
-                    })?;
+                let path = self.dir.openings_txt();
+                let text = crate::util::read_text(&path)
+                    .map_err(|source| TrainError::Read { path, source })?;
                 Some(text)
             }
         };
-        let mut rounds_csv = String::new();
-        if !self.rounds.is_empty() {
-            rounds_csv = rundir::rounds_header_line(&self.cfg);
-            for r in &self.rounds {
-                rounds_csv.push_str(&rundir::round_line(&self.cfg, r));
-            }
-        }
+        let rounds_csv = rundir::rounds_csv_text(&self.cfg, &self.rounds).unwrap_or_default();
         Ok(Snapshot {
             path: self.dir.path().display().to_string(),
             run_toml: self.cfg.to_toml()?,

@@ -59,8 +59,8 @@ mod rounds;
 mod verdict;
 
 pub use checks::{check_lines, checks_header_line, parse_checks};
-pub use rounds::{parse_rounds, round_line, rounds_header_line};
-pub use verdict::{parse_verdict, verdict_text, RecordedVerdict};
+pub use rounds::{parse_rounds, round_line, rounds_csv_text, rounds_header_line};
+pub use verdict::RecordedVerdict;
 
 use crate::eval::Weights;
 use crate::train::{CheckRow, RoundResult, RunConfig, TrainError};

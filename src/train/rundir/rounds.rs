@@ -224,6 +224,16 @@ pub fn round_line(cfg: &RunConfig, r: &RoundResult) -> String {
     line(&columns(cfg), r)
 }
 
+/// The whole text of `rounds.csv` after `rounds` (the header and one row
+/// each), or `None` before any round: the file exists from its first row
+/// on.
+pub fn rounds_csv_text(cfg: &RunConfig, rounds: &[RoundResult]) -> Option<String> {
+    (!rounds.is_empty()).then(|| {
+        let rows: String = rounds.iter().map(|r| round_line(cfg, r)).collect();
+        rounds_header_line(cfg) + &rows
+    })
+}
+
 /// Parses `rounds.csv` and checks it against the configuration: the
 /// header, every field, rounds numbered 0, 1, 2, … and consistent counts.
 pub fn parse_rounds(

@@ -72,7 +72,7 @@ struct VerdictFile {
 
 /// The text of `verdict.toml` for `v`, which judged the incumbent after
 /// `round`.
-pub fn verdict_text(round: u32, v: &Verdict) -> String {
+fn verdict_text(round: u32, v: &Verdict) -> String {
     let t = &v.tally;
     let finite = |x: f64| x.is_finite().then_some((x * 10.0).round() / 10.0);
     let file = VerdictFile {
@@ -94,7 +94,7 @@ pub fn verdict_text(round: u32, v: &Verdict) -> String {
 }
 
 /// Reads the text of `verdict.toml`; errors name `path`.
-pub fn parse_verdict(text: &str, path: &Path) -> Result<RecordedVerdict, TrainError> {
+fn parse_verdict(text: &str, path: &Path) -> Result<RecordedVerdict, TrainError> {
     let bad = |message: String| TrainError::Corrupt {
         path: path.to_path_buf(),
         line: 0,
