@@ -11,7 +11,7 @@
 //! new round, not once per request.
 
 use crate::arena::stats::PairedTally;
-use crate::train::{Check, CheckRow, RoundResult, RunConfig, RunDir, SigmaSchedule};
+use crate::train::{is_finished, Check, CheckRow, RoundResult, RunDir};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -352,18 +352,9 @@ pub fn read(dir: &Path) -> Reading {
             losses: g.losses,
         }
     });
-    out.finished = finished(&cfg, &rounds, out.info.games);
+    out.finished = is_finished(&cfg, &rounds);
     out.charts = Some(charts(&rounds, &checks));
     out
-}
-
-/// Whether the run has nothing left to do, as the trainer decides it
-/// (`Trainer::is_finished`): every planned round played, the game budget
-/// spent, or the plateau rule stopped it.
-fn finished(cfg: &RunConfig, rounds: &[RoundResult], games: u64) -> bool {
-    rounds.len() as u64 > u64::from(cfg.rounds)
-        || (cfg.max_games > 0 && games >= cfg.max_games)
-        || SigmaSchedule::replay(cfg, rounds).stopped().is_some()
 }
 
 /// The summary of one check.
