@@ -317,7 +317,7 @@ pub fn los(wins: u64, losses: u64) -> f64 {
 /// The error function, to within 1.2e-7 everywhere (Numerical Recipes'
 /// `erfcc`, a Chebyshev fit of `erfc`): the standard library has none,
 /// and LOS is shown to a tenth of a percent.
-pub fn erf(x: f64) -> f64 {
+fn erf(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
     let poly = -z * z - 1.265_512_23
