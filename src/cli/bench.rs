@@ -2,7 +2,7 @@
 //! baseline measured in the same run, with a spinner (or a line now and
 //! then) while a step runs, and `--json` (docs/json/bench.md).
 
-use super::matches::say;
+use super::json::say;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mnk::arena::{game_rng, play_game};

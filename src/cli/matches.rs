@@ -6,6 +6,7 @@
 mod live;
 
 use super::job;
+use super::json::say;
 use anyhow::{Context, Result};
 use live::Live;
 use mnk::arena::sprt_match::{run_sprt_match, SprtOutcome};
@@ -17,7 +18,6 @@ use mnk::game::Rules;
 use mnk::players::{Player, PlayerSpec};
 use mnk::records::Record;
 use serde::Serialize;
-use std::fmt::Display;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -275,16 +275,6 @@ pub fn run(a: Args) -> Result<()> {
         )?;
     }
     Ok(())
-}
-
-/// A line for people: on stdout, or on stderr under `--json`, where
-/// stdout holds only the JSON object.
-pub(super) fn say(json: bool, line: impl Display) {
-    if json {
-        eprintln!("{line}");
-    } else {
-        println!("{line}");
-    }
 }
 
 /// A game's result for the running line, without its moves.
