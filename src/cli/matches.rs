@@ -125,11 +125,7 @@ pub fn run(a: Args) -> Result<()> {
             say(json, job_line);
         }
     }
-    anyhow::ensure!(
-        a.progress_every >= 0.0 && a.progress_every.is_finite(),
-        "--progress-every {}: give seconds, 0 or more",
-        a.progress_every
-    );
+    super::check_progress_every(a.progress_every)?;
     let live = Live::new(lead, 2 * openings.len() as u64, a.sprt, a.progress_every);
     let (sa, sb) = (a.player_a.clone(), a.player_b.clone());
     let make_a = move || -> Box<dyn Player> { sa.build(rules).expect("built once already") };

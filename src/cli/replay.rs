@@ -71,9 +71,7 @@ impl Args {
     fn game_and_number(&self) -> Result<(Rules, Option<usize>)> {
         let mut rules = match self.rules {
             Some(r) => {
-                eprintln!(
-                    "warning: --rules is deprecated: use --game {r} (-g), as in the other commands"
-                );
+                super::warn_rules_deprecated(r);
                 r
             }
             None => Rules::GOMOKU,
