@@ -340,7 +340,7 @@ fn check_progress_every(every: f64) -> Result<()> {
 /// An error and its causes on one line, each cause once: library errors
 /// often name their cause in their own message already, and repeating it
 /// ("No such file or directory: No such file or directory") helps no one.
-fn error_text(e: &anyhow::Error) -> String {
+pub(super) fn error_text(e: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in e.chain() {
         let c = cause.to_string();
