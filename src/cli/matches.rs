@@ -226,12 +226,13 @@ pub fn run(a: Args) -> Result<()> {
         // them a second time.
         let mut finished = lock(&sink);
         finished.saved = true;
-        let games = if shared {
-            MatchReport::from_games(report.games.iter().cloned())
+        if shared {
+            // run_match kept every game, gathered in match order.
+            save_games(&setup, &report)?;
         } else {
-            MatchReport::from_games(std::mem::take(&mut finished.games))
-        };
-        save_games(&setup, &games)?;
+            let games = MatchReport::from_games(std::mem::take(&mut finished.games));
+            save_games(&setup, &games)?;
+        }
     }
     print_result(&setup, &report);
     let t = &report.tally;
@@ -505,7 +506,8 @@ struct Finished {
     saved: bool,
 }
 
-/// A panic on another thread must not stop the games from being saved.
+/// A panic on another thread must not stop the games from being saved
+/// (nor, in [`live`], the progress of the others).
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
