@@ -11,7 +11,7 @@
 
 use super::checks::{elo_points, EloPoints};
 use super::style::{distinct, mesh, signed, LARGE};
-use super::{DrawError, PlotError};
+use super::{DrawError, PlotError, RunData};
 use crate::train::{Check, CheckRow, RecordedVerdict, RunDir};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -35,16 +35,13 @@ impl OverlayRun {
     /// Reads the run folder `dir`; errors name the file that is missing
     /// or damaged.
     pub(super) fn read(dir: &Path) -> Result<OverlayRun, PlotError> {
-        let run = RunDir::new(dir);
-        let cfg = run.read_config()?;
-        let rounds = run.read_rounds(&cfg)?;
-        let checks = run.read_checks(&cfg)?;
-        let verdict = run.read_verdict()?;
+        let data = RunData::read(dir)?;
+        let verdict = RunDir::new(dir).read_verdict()?;
         Ok(OverlayRun {
-            label: cfg.name.clone(),
-            game: cfg.game.to_string(),
-            last_round: rounds.last().map_or(0, |r| r.round),
-            checks,
+            label: data.cfg.name.clone(),
+            game: data.cfg.game.to_string(),
+            last_round: data.rounds.last().map_or(0, |r| r.round),
+            checks: data.checks,
             verdict,
         })
     }
