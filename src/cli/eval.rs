@@ -179,7 +179,7 @@ fn load_weights(rules: Rules, path: Option<&Path>, any_game: bool) -> Result<Wei
 
 /// The width to draw in: `flag` if given, else the terminal's (of stdout),
 /// else `$COLUMNS`, else 80.
-pub(crate) fn terminal_width(flag: Option<u16>) -> usize {
+fn terminal_width(flag: Option<u16>) -> usize {
     if let Some(w) = flag {
         return w as usize;
     }
@@ -201,7 +201,7 @@ fn stdout_columns() -> Option<usize> {
 
 /// `text` broken at spaces into lines of at most `width` characters (a
 /// longer word stays whole), each ending in a newline.
-pub(crate) fn wrap(text: &str, width: usize) -> String {
+fn wrap(text: &str, width: usize) -> String {
     let mut out = String::new();
     let mut line = String::new();
     for word in text.split(' ').filter(|w| !w.is_empty()) {

@@ -46,7 +46,7 @@ pub struct Args {
 
 /// `--game`'s value: the game, or (as before `--number`) a game number.
 #[derive(Clone, Debug)]
-pub(super) enum GameOrNumber {
+enum GameOrNumber {
     Game(Rules),
     Number(usize),
 }

@@ -76,7 +76,7 @@ pub(super) fn distinct_labels(runs: &mut [OverlayRun], dirs: &[&Path]) {
 
 /// Which check curve the overlay draws.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Curve {
+enum Curve {
     /// Elo against the references (large boards).
     Elo,
     /// Optimal-move agreement (boards the exact player solves).
@@ -85,7 +85,7 @@ pub(super) enum Curve {
 
 /// The curve most runs have checks for; Elo on a tie, `None` if no run
 /// has checks.
-pub(super) fn curve(runs: &[OverlayRun]) -> Option<Curve> {
+fn curve(runs: &[OverlayRun]) -> Option<Curve> {
     let elo = runs.iter().filter(|r| !r.elo().is_empty()).count();
     let exact = runs.iter().filter(|r| !r.agreement().is_empty()).count();
     match (elo, exact) {
@@ -105,7 +105,7 @@ fn dashes(k: usize) -> Dashes {
 
 /// An axis over `values`, padded by 8% of its span on either side, at
 /// least `min_span` wide.
-pub(super) fn padded(values: impl Iterator<Item = f64>, min_span: f64) -> (f64, f64) {
+fn padded(values: impl Iterator<Item = f64>, min_span: f64) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in values.filter(|v| v.is_finite()) {
         lo = lo.min(v);

@@ -148,7 +148,7 @@ impl Inner {
 }
 
 /// `W 30 D 4 L 28 (51.6%)  Elo +11.2 ± 80.3  LLR +0.12 [-2.94, +2.94]  LOS 60.3%`.
-pub(super) fn text(t: &PairedTally, sprt: Option<&SprtParams>) -> String {
+fn text(t: &PairedTally, sprt: Option<&SprtParams>) -> String {
     let g = &t.games;
     let elo = match t.pairs.pairs() {
         0 => g.elo_range(),
