@@ -2,7 +2,7 @@
 //! baseline measured in the same run, with a spinner (or a line now and
 //! then) while a step runs, and `--json` (docs/json/bench.md).
 
-use super::matches::say;
+use super::json::say;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mnk::arena::{game_rng, play_game};
@@ -159,10 +159,7 @@ fn cell_updates(rules: Rules, games: &[Board]) -> f64 {
 pub fn run(a: Args) -> Result<()> {
     let rules = Rules::GOMOKU;
     let (json, every) = (a.json, a.progress_every);
-    anyhow::ensure!(
-        every >= 0.0 && every.is_finite(),
-        "--progress-every {every}: give seconds, 0 or more"
-    );
+    super::check_progress_every(every)?;
     let mut out = BenchJson {
         search_depth: a.depth,
         ..BenchJson::default()

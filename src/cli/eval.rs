@@ -5,7 +5,7 @@ use super::play::ColorWhen;
 use anyhow::{anyhow, Result};
 use mnk::eval::{Weights, LOSS, WIN};
 use mnk::game::{Move, Rules};
-use mnk::play::{render_heat, ValueMap, VcfReport, VCF_NODES};
+use mnk::play::{render_heat, ValueMap, Vcf, VcfReport, VCF_NODES};
 use mnk::players::PlayerSpec;
 use serde::Serialize;
 use std::io::IsTerminal;
@@ -78,8 +78,6 @@ pub fn run(a: Args) -> Result<()> {
     let rules = *board.rules();
     let first_best = best.first().copied();
     let best_score = first_best.map(|m| scores[rules.index(m)]);
-    let vcf: Vec<VcfReport> = map.vcf.iter().map(|&v| v.into()).collect();
-
     if a.json {
         let body = EvalJson {
             game: rules.to_string(),
@@ -92,7 +90,7 @@ pub fn run(a: Args) -> Result<()> {
             defence_value: map.defence_value,
             board_value,
             outcome: board.outcome().map(|o| o.to_string()),
-            vcf,
+            vcf: map.vcf.iter().map(|&v| VcfReport::from(v)).collect(),
         };
         return super::json::print("eval", &body);
     }
@@ -101,8 +99,7 @@ pub fn run(a: Args) -> Result<()> {
     let style = a.color.style(std::io::stdout().is_terminal());
     let heat = render_heat(&board, scores, width, style, super::compact)
         .map_err(|e| anyhow!("{e}: widen the terminal or pass --width"))?;
-    let mut out = String::new();
-    let mut say = |text: String| out.push_str(&wrap(&text, width));
+    let say = |text: String| print!("{}", wrap(&text, width));
     let plural = if board.ply() == 1 { "" } else { "s" };
     say(format!(
         "{rules} after {} move{plural}, {mover} to move. Cell scores for {mover} = \
@@ -110,15 +107,11 @@ pub fn run(a: Args) -> Result<()> {
         board.ply(),
         heat.scale.legend()
     ));
-    print!("{out}");
     print!("{}", heat.text);
-    let mut out = String::new();
-    let mut say = |text: String| out.push_str(&wrap(&text, width));
     if let Some(o) = board.outcome() {
         // A best move or a board value would be advice for a game that
         // has ended.
         say(format!("the game is over: {o}"));
-        print!("{out}");
         return Ok(());
     }
     if let (Some(m), Some(s)) = (first_best, best_score) {
@@ -147,23 +140,22 @@ pub fn run(a: Args) -> Result<()> {
         super::compact(board_value)
     };
     say(format!("board value for {mover}: {text}"));
-    for v in &vcf {
-        let text = match (v.first.as_deref(), v.plies) {
-            (Some(first), Some(plies)) => format!(
+    for &(side, v) in &map.vcf {
+        let text = match v {
+            Vcf::Win { first, plies } => format!(
                 "wins by continuous fours from {first} in {plies} plies \
                  (mnk solve --vcf shows the line)"
             ),
-            _ if v.result == "none" => "none".into(),
-            _ => format!("not settled within {VCF_NODES} nodes"),
+            Vcf::None => "none".into(),
+            Vcf::Unknown => format!("not settled within {VCF_NODES} nodes"),
         };
-        let whose = if v.side == mover.to_string() {
+        let whose = if side == mover {
             "to move"
         } else {
             "if it were to move"
         };
-        say(format!("VCF for {} ({whose}): {text}", v.side));
+        say(format!("VCF for {side} ({whose}): {text}"));
     }
-    print!("{out}");
     Ok(())
 }
 
@@ -175,18 +167,7 @@ fn load_weights(rules: Rules, path: Option<&Path>, any_game: bool) -> Result<Wei
     };
     Weights::load(path, rules, any_game).map_err(|e| {
         // Library messages start with the file's name already.
-        let mut text = String::new();
-        let mut cause: Option<&dyn std::error::Error> = Some(&e);
-        while let Some(c) = cause {
-            let s = c.to_string();
-            if !text.contains(&s) {
-                if !text.is_empty() {
-                    text.push_str(": ");
-                }
-                text.push_str(&s);
-            }
-            cause = c.source();
-        }
+        let text = super::error_text(&e.into());
         let shown = path.display().to_string();
         if text.starts_with(&shown) {
             anyhow!("--weights {text}")
@@ -198,7 +179,7 @@ fn load_weights(rules: Rules, path: Option<&Path>, any_game: bool) -> Result<Wei
 
 /// The width to draw in: `flag` if given, else the terminal's (of stdout),
 /// else `$COLUMNS`, else 80.
-pub(crate) fn terminal_width(flag: Option<u16>) -> usize {
+fn terminal_width(flag: Option<u16>) -> usize {
     if let Some(w) = flag {
         return w as usize;
     }
@@ -220,7 +201,7 @@ fn stdout_columns() -> Option<usize> {
 
 /// `text` broken at spaces into lines of at most `width` characters (a
 /// longer word stays whole), each ending in a newline.
-pub(crate) fn wrap(text: &str, width: usize) -> String {
+fn wrap(text: &str, width: usize) -> String {
     let mut out = String::new();
     let mut line = String::new();
     for word in text.split(' ').filter(|w| !w.is_empty()) {

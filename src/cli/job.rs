@@ -101,7 +101,7 @@ pub(crate) fn shared() -> Option<Rc<dyn Ranks>> {
 
 /// Prints a line on stderr in one write, so that the launcher does not
 /// interleave it with other ranks' lines.
-fn say(line: &str) {
+pub(crate) fn say(line: &str) {
     let text = format!("{line}\n");
     let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
 }

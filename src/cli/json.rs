@@ -34,6 +34,16 @@ pub(crate) fn print<T: Serialize>(command: &str, body: &T) -> Result<()> {
     Ok(())
 }
 
+/// A line for people: on stdout, or on stderr under `--json`, where
+/// stdout holds only the JSON object.
+pub(crate) fn say(json: bool, line: impl std::fmt::Display) {
+    if json {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 mod live;
 
 use super::job;
+use super::json::say;
 use anyhow::{Context, Result};
 use live::Live;
 use mnk::arena::sprt_match::{run_sprt_match, SprtOutcome};
@@ -17,7 +18,6 @@ use mnk::game::Rules;
 use mnk::players::{Player, PlayerSpec};
 use mnk::records::Record;
 use serde::Serialize;
-use std::fmt::Display;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -125,11 +125,7 @@ pub fn run(a: Args) -> Result<()> {
             say(json, job_line);
         }
     }
-    anyhow::ensure!(
-        a.progress_every >= 0.0 && a.progress_every.is_finite(),
-        "--progress-every {}: give seconds, 0 or more",
-        a.progress_every
-    );
+    super::check_progress_every(a.progress_every)?;
     let live = Live::new(lead, 2 * openings.len() as u64, a.sprt, a.progress_every);
     let (sa, sb) = (a.player_a.clone(), a.player_b.clone());
     let make_a = move || -> Box<dyn Player> { sa.build(rules).expect("built once already") };
@@ -230,12 +226,13 @@ pub fn run(a: Args) -> Result<()> {
         // them a second time.
         let mut finished = lock(&sink);
         finished.saved = true;
-        let games = if shared {
-            MatchReport::from_games(report.games.iter().cloned())
+        if shared {
+            // run_match kept every game, gathered in match order.
+            save_games(&setup, &report)?;
         } else {
-            MatchReport::from_games(std::mem::take(&mut finished.games))
-        };
-        save_games(&setup, &games)?;
+            let games = MatchReport::from_games(std::mem::take(&mut finished.games));
+            save_games(&setup, &games)?;
+        }
     }
     print_result(&setup, &report);
     let t = &report.tally;
@@ -275,16 +272,6 @@ pub fn run(a: Args) -> Result<()> {
         )?;
     }
     Ok(())
-}
-
-/// A line for people: on stdout, or on stderr under `--json`, where
-/// stdout holds only the JSON object.
-pub(super) fn say(json: bool, line: impl Display) {
-    if json {
-        eprintln!("{line}");
-    } else {
-        println!("{line}");
-    }
 }
 
 /// A game's result for the running line, without its moves.
@@ -519,7 +506,8 @@ struct Finished {
     saved: bool,
 }
 
-/// A panic on another thread must not stop the games from being saved.
+/// A panic on another thread must not stop the games from being saved
+/// (nor, in [`live`], the progress of the others).
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }

@@ -232,8 +232,7 @@ fn exit_code(result: Result<()>) -> std::process::ExitCode {
         Err(e) if e.downcast_ref::<job::Quiet>().is_some() => std::process::ExitCode::FAILURE,
         Err(e) => {
             // One write: under mpirun, ranks' lines must not interleave.
-            let line = format!("error: {}\n", error_text(&e));
-            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+            job::say(&format!("error: {}", error_text(&e)));
             std::process::ExitCode::FAILURE
         }
     }
@@ -323,10 +322,25 @@ pub(crate) fn set_sigpipe(ignore: bool) {
     let _ = ignore;
 }
 
+/// The warning for the old `--rules GAME` of `mnk records list` and
+/// `mnk replay`.
+fn warn_rules_deprecated(r: Rules) {
+    eprintln!("warning: --rules is deprecated: use --game {r} (-g), as in the other commands");
+}
+
+/// `--progress-every`'s seconds, refused unless 0 or more.
+fn check_progress_every(every: f64) -> Result<()> {
+    anyhow::ensure!(
+        every >= 0.0 && every.is_finite(),
+        "--progress-every {every}: give seconds, 0 or more"
+    );
+    Ok(())
+}
+
 /// An error and its causes on one line, each cause once: library errors
 /// often name their cause in their own message already, and repeating it
 /// ("No such file or directory: No such file or directory") helps no one.
-fn error_text(e: &anyhow::Error) -> String {
+pub(super) fn error_text(e: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in e.chain() {
         let c = cause.to_string();

@@ -49,9 +49,7 @@ pub fn run(a: Args) -> Result<()> {
     match a.command {
         Command::List { file, game, rules } => {
             if let Some(r) = rules {
-                eprintln!(
-                    "warning: --rules is deprecated: use --game {r} (-g), as in the other commands"
-                );
+                super::warn_rules_deprecated(r);
             }
             let records = read_records(&file, rules.unwrap_or(game))?;
             for (i, r) in records.iter().enumerate() {

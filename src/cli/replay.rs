@@ -46,7 +46,7 @@ pub struct Args {
 
 /// `--game`'s value: the game, or (as before `--number`) a game number.
 #[derive(Clone, Debug)]
-pub(super) enum GameOrNumber {
+enum GameOrNumber {
     Game(Rules),
     Number(usize),
 }
@@ -71,9 +71,7 @@ impl Args {
     fn game_and_number(&self) -> Result<(Rules, Option<usize>)> {
         let mut rules = match self.rules {
             Some(r) => {
-                eprintln!(
-                    "warning: --rules is deprecated: use --game {r} (-g), as in the other commands"
-                );
+                super::warn_rules_deprecated(r);
                 r
             }
             None => Rules::GOMOKU,

@@ -239,15 +239,22 @@ fn threat_solve(board: &Board, mode: Mode, budget: u64, depth: u32, json: bool) 
     let (elapsed, nodes) = (t.elapsed(), search.nodes());
     let took = format!("{nodes} nodes, {:.3} ms", elapsed.as_secs_f64() * 1e3);
     let what = mode.to_string().to_uppercase();
+    // A win's line is replayed on a plain board before it is shown.
+    let line = match verdict {
+        Verdict::Win { .. } => {
+            let line = search.line(&mut eval, board.hash(), mover);
+            check_line(board, mover, mode, &line).map_err(|e| {
+                anyhow::anyhow!("internal error: the {what} line fails its check: {e}")
+            })?;
+            line
+        }
+        Verdict::NoWin | Verdict::Unknown => Vec::new(),
+    };
     if json {
         out.nodes = nodes;
         out.millis = millis(elapsed);
         out.verdict = Some(match verdict {
             Verdict::Win { plies, .. } => {
-                let line = search.line(&mut eval, board.hash(), mover);
-                check_line(board, mover, mode, &line).map_err(|e| {
-                    anyhow::anyhow!("internal error: the {what} line fails its check: {e}")
-                })?;
                 out.plies = Some(plies);
                 out.line = line.iter().map(|m| m.to_string()).collect();
                 "win"
@@ -260,11 +267,6 @@ fn threat_solve(board: &Board, mode: Mode, budget: u64, depth: u32, json: bool) 
     print!("{board}");
     match verdict {
         Verdict::Win { plies, .. } => {
-            let line = search.line(&mut eval, board.hash(), mover);
-            // The line is replayed on a plain board before it is shown.
-            check_line(board, mover, mode, &line).map_err(|e| {
-                anyhow::anyhow!("internal error: the {what} line fails its check: {e}")
-            })?;
             println!("{mover} to move wins by {what} in {plies} plies ({took})");
             let text: Vec<String> = line.iter().map(|m| m.to_string()).collect();
             println!("line: {}", text.join(" "));

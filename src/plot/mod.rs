@@ -98,6 +98,20 @@ struct RunData {
 }
 
 impl RunData {
+    /// Reads the run folder `dir`: its config, rounds and checks; errors
+    /// name the file that is missing or damaged.
+    fn read(dir: &Path) -> Result<RunData, PlotError> {
+        let run = RunDir::new(dir);
+        let cfg = run.read_config()?;
+        let rounds = run.read_rounds(&cfg)?;
+        let checks = run.read_checks(&cfg)?;
+        Ok(RunData {
+            cfg,
+            rounds,
+            checks,
+        })
+    }
+
     /// Whether any round was played by random search.
     fn has_random(&self) -> bool {
         self.rounds.iter().any(|r| r.round > 0 && r.spsa.is_none())
@@ -187,19 +201,11 @@ impl Chart {
 /// and returns the files written.
 pub fn plot_run(dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
     output::register_font()?;
-    let run = RunDir::new(dir);
-    let cfg = run.read_config()?;
-    let rounds = run.read_rounds(&cfg)?;
-    let checks = run.read_checks(&cfg)?;
-    if rounds.is_empty() {
+    let data = RunData::read(dir)?;
+    if data.rounds.is_empty() {
         return Err(PlotError::Empty(dir.display().to_string()));
     }
-    let data = RunData {
-        cfg,
-        rounds,
-        checks,
-    };
-    let plots = run.plots();
+    let plots = RunDir::new(dir).plots();
     std::fs::create_dir_all(&plots).map_err(|e| PlotError::Draw {
         path: plots.clone(),
         message: e.to_string(),

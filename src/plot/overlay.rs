@@ -11,7 +11,7 @@
 
 use super::checks::{elo_points, EloPoints};
 use super::style::{distinct, mesh, signed, LARGE};
-use super::{DrawError, PlotError};
+use super::{DrawError, PlotError, RunData};
 use crate::train::{Check, CheckRow, RecordedVerdict, RunDir};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -35,16 +35,13 @@ impl OverlayRun {
     /// Reads the run folder `dir`; errors name the file that is missing
     /// or damaged.
     pub(super) fn read(dir: &Path) -> Result<OverlayRun, PlotError> {
-        let run = RunDir::new(dir);
-        let cfg = run.read_config()?;
-        let rounds = run.read_rounds(&cfg)?;
-        let checks = run.read_checks(&cfg)?;
-        let verdict = run.read_verdict()?;
+        let data = RunData::read(dir)?;
+        let verdict = RunDir::new(dir).read_verdict()?;
         Ok(OverlayRun {
-            label: cfg.name.clone(),
-            game: cfg.game.to_string(),
-            last_round: rounds.last().map_or(0, |r| r.round),
-            checks,
+            label: data.cfg.name.clone(),
+            game: data.cfg.game.to_string(),
+            last_round: data.rounds.last().map_or(0, |r| r.round),
+            checks: data.checks,
             verdict,
         })
     }
@@ -79,7 +76,7 @@ pub(super) fn distinct_labels(runs: &mut [OverlayRun], dirs: &[&Path]) {
 
 /// Which check curve the overlay draws.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Curve {
+enum Curve {
     /// Elo against the references (large boards).
     Elo,
     /// Optimal-move agreement (boards the exact player solves).
@@ -88,7 +85,7 @@ pub(super) enum Curve {
 
 /// The curve most runs have checks for; Elo on a tie, `None` if no run
 /// has checks.
-pub(super) fn curve(runs: &[OverlayRun]) -> Option<Curve> {
+fn curve(runs: &[OverlayRun]) -> Option<Curve> {
     let elo = runs.iter().filter(|r| !r.elo().is_empty()).count();
     let exact = runs.iter().filter(|r| !r.agreement().is_empty()).count();
     match (elo, exact) {
@@ -108,7 +105,7 @@ fn dashes(k: usize) -> Dashes {
 
 /// An axis over `values`, padded by 8% of its span on either side, at
 /// least `min_span` wide.
-pub(super) fn padded(values: impl Iterator<Item = f64>, min_span: f64) -> (f64, f64) {
+fn padded(values: impl Iterator<Item = f64>, min_span: f64) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in values.filter(|v| v.is_finite()) {
         lo = lo.min(v);

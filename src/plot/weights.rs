@@ -56,8 +56,9 @@ pub(super) fn draw<DB: DrawingBackend>(
         BLACK.mix(0.3).stroke_width(1),
     ))?;
     let names = weight_names(data);
+    let looks = looks(&names);
     for (i, pts) in &series {
-        let (c, dashed) = look(&names, *i);
+        let (c, dashed) = looks[*i];
         let pts = pts.iter().map(|&(x, y)| (x, y.log2()));
         if dashed {
             chart.draw_series(DashedLineSeries::new(pts, 7, 4, c.stroke_width(2)))?;
@@ -65,7 +66,7 @@ pub(super) fn draw<DB: DrawingBackend>(
             chart.draw_series(LineSeries::new(pts, c.stroke_width(2)))?;
         }
     }
-    draw_legend(&legend_area, data, &start, &series)
+    draw_legend(&legend_area, data, &start, &series, (&names, &looks))
 }
 
 /// The weights' names, in the order of the weight vector.
@@ -78,10 +79,10 @@ fn weight_names(data: &RunData) -> Vec<String> {
         .collect()
 }
 
-/// The colour of weight `i` and whether its line is dashed: `own.X`
+/// The colour of each weight and whether its line is dashed: `own.X`
 /// solid and `opp.X` dashed, in the colour of shape X (numbered in the
 /// order shapes first appear); other weights solid, each its own colour.
-fn look(names: &[String], i: usize) -> (RGBColor, bool) {
+fn looks(names: &[String]) -> Vec<(RGBColor, bool)> {
     let kind = |n: &str| {
         n.strip_prefix("own.")
             .or_else(|| n.strip_prefix("opp."))
@@ -95,17 +96,22 @@ fn look(names: &[String], i: usize) -> (RGBColor, bool) {
             kinds.push(k);
         }
     }
-    let k = kind(&names[i]);
-    let index = kinds.iter().position(|x| *x == k).unwrap_or(0);
     // The colour of the shapes count from the first: attack and defence
     // take the last two, grey and brown, which suit the two scalars.
     let scalars = names.iter().filter(|n| !n.contains('.')).count();
-    let c = if names[i].contains('.') {
-        distinct(index - scalars.min(index))
-    } else {
-        distinct(7 + index)
-    };
-    (c, names[i].starts_with("opp."))
+    names
+        .iter()
+        .map(|name| {
+            let k = kind(name);
+            let index = kinds.iter().position(|x| *x == k).unwrap_or(0);
+            let c = if name.contains('.') {
+                distinct(index - scalars.min(index))
+            } else {
+                distinct(7 + index)
+            };
+            (c, name.starts_with("opp."))
+        })
+        .collect()
 }
 
 /// Each movable weight's ratio to its `start` value, per round.
@@ -129,8 +135,8 @@ fn draw_legend<DB: DrawingBackend>(
     data: &RunData,
     start: &[f64],
     series: &Series,
+    (names, looks): (&[String], &[(RGBColor, bool)]),
 ) -> Result<(), DrawError> {
-    let names = weight_names(data);
     let last = data
         .rounds
         .last()
@@ -143,7 +149,7 @@ fn draw_legend<DB: DrawingBackend>(
     ))?;
     for (k, (i, _)) in series.iter().enumerate() {
         let y = 65 + 22 * k as i32;
-        let (c, dashed) = look(&names, *i);
+        let (c, dashed) = looks[*i];
         let dashes: &[(i32, i32)] = if dashed {
             &[(5, 13), (18, 26)]
         } else {
@@ -171,7 +177,12 @@ fn draw_legend<DB: DrawingBackend>(
 
 #[cfg(test)]
 mod tests {
-    use super::look;
+    use super::looks;
+    use plotters::style::RGBColor;
+
+    fn look(names: &[String], i: usize) -> (RGBColor, bool) {
+        looks(names)[i]
+    }
 
     #[test]
     fn a_shapes_two_weights_share_a_colour_and_differ_in_dashes() {

@@ -517,11 +517,9 @@ fn an_mnk_without_mpi_refuses_to_run_as_one_of_several_processes() {
         .unwrap();
     assert!(out.status.success());
     // And under a real mpirun, where there is one.
-    let Ok(out) = std::process::Command::new("mpirun")
+    let Ok(out) = crate::common::launcher()
         .args(["--oversubscribe", "-np", "2", env!("CARGO_BIN_EXE_mnk")])
         .args(args)
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .output()
     else {
         eprintln!("no mpirun here: checked with the launchers' variables only");

@@ -31,8 +31,7 @@ fn ok(args: &[&str]) -> String {
 }
 
 fn json(args: &[&str]) -> Value {
-    let text = ok(args);
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("mnk {args:?}: {e}\n{text}"))
+    crate::common::json(args).0
 }
 
 const GOMOKU_80: &str = "\

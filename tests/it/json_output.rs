@@ -3,24 +3,9 @@
 //! other; the progress of long work and the bounds shown for one-sided
 //! results; a finished run resumed.
 
-use crate::common::mnk;
+use crate::common::{json, mnk, SPRT_MATCH};
 use serde_json::Value;
 use std::process::Output;
-
-/// Runs mnk, expects success, and parses stdout as one JSON object (the
-/// whole of stdout: any human line there fails the parse).
-fn json(args: &[&str]) -> (Value, String) {
-    let out = mnk().args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{args:?}: {stderr}");
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{args:?}: stdout is not one JSON object ({e}):\n{}",
-            String::from_utf8_lossy(&out.stdout)
-        )
-    });
-    (v, stderr)
-}
 
 fn int(v: &Value, field: &str) -> u64 {
     v[field]
@@ -120,20 +105,7 @@ fn match_json_is_the_whole_stdout_and_adds_up() {
 
 #[test]
 fn match_json_with_an_sprt_reports_the_test() {
-    let (v, stderr) = json(&[
-        "match",
-        "greedy",
-        "search:depth=2",
-        "-n",
-        "12",
-        "--seed",
-        "4",
-        "--sprt",
-        "elo0=0,elo1=100",
-        "--batch",
-        "5",
-        "--json",
-    ]);
+    let (v, stderr) = json(&[&SPRT_MATCH[..], &["--json"]].concat());
     envelope(&v, "match");
     check_result(&v);
     let s = &v["sprt"];

@@ -6,9 +6,9 @@
 //!
 //! Needs Open MPI's `mpirun` (`openmpi-bin`); `.ci/run` installs it.
 
-use crate::common::{read, run_files};
+use crate::common::{launcher, read, run_files, SPRT_MATCH};
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
 const MNK: &str = env!("CARGO_BIN_EXE_mnk");
@@ -16,13 +16,9 @@ const MNK: &str = env!("CARGO_BIN_EXE_mnk");
 /// `mpirun` for `np` ranks, bound to no core, any number of ranks on this
 /// machine, as root if need be.
 fn mpirun(np: usize) -> Command {
-    let mut c = Command::new("mpirun");
+    let mut c = launcher();
     c.args(["--oversubscribe", "--bind-to", "none", "-np"])
-        .arg(np.to_string())
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .arg(np.to_string());
     c
 }
 
@@ -44,10 +40,17 @@ fn finish(mut child: Child, limit: Duration) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Waits for a job that must fail within 30 s: its stderr.
+fn failed(child: Child) -> String {
+    let out = finish(child, Duration::from_secs(30));
+    assert!(!out.status.success());
+    text(&out.stderr)
+}
+
 /// `mpirun` with one app context per entry: (ranks, working directory,
 /// arguments), as for ranks on machines that differ.
 fn mpmd(apps: &[(usize, Option<&Path>, &[String])]) -> Command {
-    let mut c = Command::new("mpirun");
+    let mut c = launcher();
     c.arg("--oversubscribe");
     for (i, (np, wdir, args)) in apps.iter().enumerate() {
         if i > 0 {
@@ -59,10 +62,6 @@ fn mpmd(apps: &[(usize, Option<&Path>, &[String])]) -> Command {
         }
         c.arg(MNK).args(*args);
     }
-    c.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
     c
 }
 
@@ -256,8 +255,7 @@ fn a_killed_rank_ends_the_job_and_the_run_resumes_on_another_rank_count() {
         .status()
         .unwrap();
     let killed = Instant::now();
-    let out = finish(job, Duration::from_secs(30));
-    assert!(!out.status.success());
+    let stderr = failed(job);
     assert!(
         killed.elapsed() < Duration::from_secs(10),
         "the job took {:?} to end",
@@ -265,7 +263,6 @@ fn a_killed_rank_ends_the_job_and_the_run_resumes_on_another_rank_count() {
     );
     // mpirun stops rank 0 with SIGTERM, which it takes as Ctrl-C: it
     // finishes writing the round in hand and says how to go on.
-    let stderr = text(&out.stderr);
     assert!(
         stderr.contains("; continue with: mnk train --resume"),
         "{stderr}"
@@ -303,14 +300,12 @@ fn a_panicking_rank_ends_the_job_within_seconds() {
         .args(train_args(tmp.path(), &["--rounds=50"]))
         .env("MNK_TEST_PANIC", "2:1");
     let start = Instant::now();
-    let out = finish(spawn(c), Duration::from_secs(30));
-    assert!(!out.status.success());
+    let stderr = failed(spawn(c));
     assert!(
         start.elapsed() < Duration::from_secs(20),
         "{:?}",
         start.elapsed()
     );
-    let stderr = text(&out.stderr);
     assert!(
         stderr.contains("mnk: rank 2 panicked: ending the whole job"),
         "{stderr}"
@@ -326,9 +321,7 @@ fn ranks_with_other_arguments_fail_naming_the_rank_and_the_argument() {
         v
     };
     let c = mpmd(&[(2, None, &args("1")), (1, None, &args("2"))]);
-    let out = finish(spawn(c), Duration::from_secs(30));
-    assert!(!out.status.success());
-    let stderr = text(&out.stderr);
+    let stderr = failed(spawn(c));
     assert!(
         stderr.contains("error: rank 2 was started with other arguments than rank 0: argument 11 is `--seed=2` here and `--seed=1` on rank 0"),
         "{stderr}"
@@ -376,24 +369,12 @@ fn a_rank_that_cannot_read_a_weights_file_fails_the_job_naming_itself() {
 fn a_shared_match_prints_and_records_what_one_process_does() {
     let tmp = tempfile::tempdir().unwrap();
     let args = |records: &str| -> Vec<String> {
-        [
-            "match",
-            "greedy",
-            "search:depth=2",
-            "-n",
-            "12",
-            "--seed",
-            "4",
-            "--sprt",
-            "elo0=0,elo1=100",
-            "--batch",
-            "5",
-            "--records",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .chain([tmp.path().join(records).display().to_string()])
-        .collect()
+        SPRT_MATCH
+            .iter()
+            .chain(&["--records"])
+            .map(|s| s.to_string())
+            .chain([tmp.path().join(records).display().to_string()])
+            .collect()
     };
     let expected = alone(&args("alone.csv"));
     let out = shared(3, &args("shared.csv"));
@@ -423,9 +404,7 @@ fn a_shared_match_prints_and_records_what_one_process_does() {
 fn other_commands_refuse_to_run_as_several_processes() {
     let mut c = mpirun(2);
     c.args([MNK, "bench"]);
-    let out = finish(spawn(c), Duration::from_secs(30));
-    assert!(!out.status.success());
-    let stderr = text(&out.stderr);
+    let stderr = failed(spawn(c));
     assert!(
         stderr.contains("error: `mnk bench` runs as one process; only `mnk train` and `mnk match` share their games among MPI ranks"),
         "{stderr}"
@@ -451,7 +430,7 @@ fn a_rank_bound_below_its_share_of_the_cores_is_warned_about() {
             "OMPI_COMM_WORLD_LOCAL_SIZE=1 exec {MNK} train --rounds=1 --no-plots --verdict-openings=0 --runs-dir={}",
             runs.display()
         );
-        let mut c = Command::new("mpirun");
+        let mut c = launcher();
         c.args([
             "--oversubscribe",
             "--bind-to",
@@ -462,11 +441,7 @@ fn a_rank_bound_below_its_share_of_the_cores_is_warned_about() {
             "-c",
             &script,
         ])
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .env_remove("SLURM_JOB_ID")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .env_remove("SLURM_JOB_ID");
         let out = finish(spawn(c), Duration::from_secs(60));
         assert!(out.status.success(), "{}", text(&out.stderr));
         let stderr = text(&out.stderr);

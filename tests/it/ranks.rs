@@ -101,24 +101,21 @@ fn a_shared_match_reports_what_one_process_plays() {
     let rules = Rules::GOMOKU;
     let mut rng = arena::game_rng(5, &[]);
     let openings = random_openings(rules, OpeningStyle::default_for(rules), 23, &mut rng);
-    let play = || {
+    let play = |keep: bool| {
         let (a, b) = (|| greedy(rules, 1), || greedy(rules, 2));
-        arena::run_match(rules, &openings, 7, &a, &b, 99, true).unwrap()
+        arena::run_match(rules, &openings, 7, &a, &b, 99, keep).unwrap()
     };
-    let alone = play();
+    let alone = play(true);
     assert_eq!(alone.games.len(), 46);
     for n in [2, 3] {
-        for (rank, shared) in on_ranks(n, |_| play()).into_iter().enumerate() {
+        for (rank, shared) in on_ranks(n, |_| play(true)).into_iter().enumerate() {
             assert_eq!(shared.tally, alone.tally, "{n} ranks, rank {rank}");
             assert_eq!(shared.plies, alone.plies, "{n} ranks, rank {rank}");
             assert_eq!(shared.games, alone.games, "{n} ranks, rank {rank}");
         }
     }
     // Without keeping games, only the tallies travel.
-    let lean = on_ranks(2, |_| {
-        let (a, b) = (|| greedy(rules, 1), || greedy(rules, 2));
-        arena::run_match(rules, &openings, 7, &a, &b, 99, false).unwrap()
-    });
+    let lean = on_ranks(2, |_| play(false));
     assert_eq!(lean[1].tally, alone.tally);
     assert!(lean[1].games.is_empty());
 }

@@ -22,7 +22,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// One `$ mnk …` of a block and what it must print.
@@ -105,7 +105,7 @@ fn examples(readme: &str) -> Vec<Example> {
 /// status and everything printed, in order.
 fn run(dir: &Path, args: &[String]) -> (i32, String) {
     let (mut reader, writer) = std::io::pipe().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mnk"))
+    let mut child = crate::common::mnk()
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")

@@ -221,23 +221,18 @@ fn replay_prints_the_moves() {
 fn old_flag_spellings_work_with_a_warning() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("hand.csv"), FILE).unwrap();
-    let new = run_in(
-        dir.path(),
+    // The old spelling prints what the new one does, and warns.
+    let same_with_warning = |new: &[&str], old: &[&str], warning: &str| {
+        let new = run_in(dir.path(), new, "");
+        let old = run_in(dir.path(), old, "");
+        assert!(old.ok, "{}", old.stderr);
+        assert_eq!(old.stdout, new.stdout);
+        assert!(old.stderr.contains(warning), "{}", old.stderr);
+    };
+    same_with_warning(
         &["replay", "hand.csv", "-n", "2", "--speed", "0"],
-        "",
-    );
-    let old = run_in(
-        dir.path(),
         &["replay", "hand.csv", "--game", "2", "--speed", "0"],
-        "",
-    );
-    assert!(old.ok, "{}", old.stderr);
-    assert_eq!(old.stdout, new.stdout);
-    assert!(
-        old.stderr
-            .contains("warning: --game 2 for a game number is deprecated: use --number 2 (-n)"),
-        "{}",
-        old.stderr
+        "warning: --game 2 for a game number is deprecated: use --number 2 (-n)",
     );
     let both = run_in(
         dir.path(),
@@ -251,41 +246,15 @@ fn old_flag_spellings_work_with_a_warning() {
         both.stderr
     );
 
-    let new = run_in(
-        dir.path(),
+    same_with_warning(
         &["replay", "hand.csv", "-g", "tictactoe", "--speed", "0"],
-        "",
-    );
-    let old = run_in(
-        dir.path(),
         &["replay", "hand.csv", "--rules", "tictactoe", "--speed", "0"],
-        "",
+        "warning: --rules is deprecated: use --game tictactoe (-g)",
     );
-    assert!(old.ok, "{}", old.stderr);
-    assert_eq!(old.stdout, new.stdout);
-    assert!(
-        old.stderr
-            .contains("warning: --rules is deprecated: use --game tictactoe (-g)"),
-        "{}",
-        old.stderr
-    );
-
-    let new = run_in(
-        dir.path(),
+    same_with_warning(
         &["records", "list", "hand.csv", "-g", "tictactoe"],
-        "",
-    );
-    let old = run_in(
-        dir.path(),
         &["records", "list", "hand.csv", "--rules", "tictactoe"],
-        "",
-    );
-    assert!(old.ok, "{}", old.stderr);
-    assert_eq!(old.stdout, new.stdout);
-    assert!(
-        old.stderr.contains("warning: --rules is deprecated"),
-        "{}",
-        old.stderr
+        "warning: --rules is deprecated",
     );
 
     let bad = run_in(dir.path(), &["replay", "hand.csv", "--game", "chess"], "");

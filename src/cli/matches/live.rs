@@ -9,11 +9,12 @@
 //! runs filter timing lines by that mark). Only the process that prints
 //! (rank 0 of a job) has one that shows anything.
 
+use super::lock;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mnk::arena::stats::{GameResult, PairedTally, SprtParams};
 use std::collections::HashMap;
 use std::io::IsTerminal;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How often the bar's text is recomputed (the LLR is a small solve).
@@ -147,7 +148,7 @@ impl Inner {
 }
 
 /// `W 30 D 4 L 28 (51.6%)  Elo +11.2 ± 80.3  LLR +0.12 [-2.94, +2.94]  LOS 60.3%`.
-pub(super) fn text(t: &PairedTally, sprt: Option<&SprtParams>) -> String {
+fn text(t: &PairedTally, sprt: Option<&SprtParams>) -> String {
     let g = &t.games;
     let elo = match t.pairs.pairs() {
         0 => g.elo_range(),
@@ -166,9 +167,4 @@ pub(super) fn text(t: &PairedTally, sprt: Option<&SprtParams>) -> String {
         line += &format!("  LLR {llr:+.2} [{lower:+.2}, {upper:+.2}]");
     }
     line + &format!("  LOS {:.1}%", 100.0 * g.los())
-}
-
-/// A panic on a worker must not stop the others' progress.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }

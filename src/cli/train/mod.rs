@@ -74,7 +74,7 @@ fn join(a: &Args, ranks: &dyn Ranks) -> Result<Trainer> {
     let trainer = job::agree(trainer)?;
     let line = job::describe();
     if ranks.rank() == 0 {
-        report::say(a.run.json, line);
+        super::json::say(a.run.json, line);
     }
     Ok(trainer)
 }
@@ -139,7 +139,7 @@ fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
     if a.run.verdict_openings > 0 {
         let v = job::fail_together(trainer.verdict(a.run.verdict_openings).map_err(Into::into))?;
         if lead {
-            report::say(a.run.json, format!("verdict: {}", v.summary()));
+            super::json::say(a.run.json, format!("verdict: {}", v.summary()));
             trainer.record_verdict(&v)?;
         }
         if let Some(j) = json.as_mut() {
@@ -220,7 +220,7 @@ fn create(a: &Args) -> Result<Trainer> {
     };
     let t =
         Trainer::create(cfg, start, &a.run.runs_dir, a.run.force).map_err(|e| worded(e, None))?;
-    report::say(a.run.json, report::plan(&t));
+    super::json::say(a.run.json, report::plan(&t));
     Ok(t)
 }
 
@@ -237,7 +237,7 @@ fn resume(a: &Args, dir: &Path) -> Result<Trainer> {
     t.reconfigure(cfg.clone(), a.run.force)
         .map_err(|e| worded(e, Some((&path, &was, &cfg))))
         .with_context(|| format!("cannot resume {}", dir.display()))?;
-    report::say(a.run.json, report::resuming(&t));
+    super::json::say(a.run.json, report::resuming(&t));
     Ok(t)
 }
 
@@ -246,18 +246,18 @@ fn resume(a: &Args, dir: &Path) -> Result<Trainer> {
 fn plots(t: &Trainer, json: bool) -> Result<Vec<PathBuf>, mnk::plot::PlotError> {
     match mnk::plot::plot_run(t.dir().path()) {
         Ok(files) => {
-            report::say(json, format!("plots: {}", t.dir().plots().display()));
+            super::json::say(json, format!("plots: {}", t.dir().plots().display()));
             let png: Vec<PathBuf> = files
                 .into_iter()
                 .filter(|f| f.extension().is_some_and(|e| e == "png"))
                 .collect();
             for f in &png {
-                report::say(json, format!("  {}", f.display()));
+                super::json::say(json, format!("  {}", f.display()));
             }
             Ok(png)
         }
         Err(e) => {
-            report::say(json, "plots: not drawn (see the error below)");
+            super::json::say(json, "plots: not drawn (see the error below)");
             Err(e)
         }
     }

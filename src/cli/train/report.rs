@@ -2,21 +2,11 @@
 //! (folder, speed, what the optimiser did, the last check), as lines for
 //! people or, with `--json`, one JSON object (docs/json/train.md).
 
+use super::super::json::say;
 use super::super::matches::TallyJson;
 use mnk::train::{Optimizer, RunConfig, Trainer, Verdict};
 use serde::Serialize;
-use std::fmt::Display;
 use std::path::Path;
-
-/// A line for people: on stdout, or on stderr under `--json`, where
-/// stdout holds only the JSON object.
-pub fn say(json: bool, line: impl Display) {
-    if json {
-        eprintln!("{line}");
-    } else {
-        println!("{line}");
-    }
-}
 
 /// The line that starts a new run: what is trained, where, and how.
 pub fn plan(t: &Trainer) -> String {

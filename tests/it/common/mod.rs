@@ -20,6 +20,47 @@ pub fn mnk() -> Command {
     Command::new(env!("CARGO_BIN_EXE_mnk"))
 }
 
+/// `mpirun` with no arguments yet, allowed to run as root (as in a
+/// container), its stdout and stderr piped.
+pub fn launcher() -> Command {
+    let mut c = Command::new("mpirun");
+    c.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    c
+}
+
+/// Runs mnk, expects success, and parses stdout as one JSON object (the
+/// whole of stdout: any human line there fails the parse); with stderr.
+pub fn json(args: &[&str]) -> (serde_json::Value, String) {
+    let out = mnk().args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: stdout is not one JSON object ({e}):\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    (v, stderr)
+}
+
+/// `mnk match` with an SPRT that plays several batches of a short match.
+pub const SPRT_MATCH: [&str; 11] = [
+    "match",
+    "greedy",
+    "search:depth=2",
+    "-n",
+    "12",
+    "--seed",
+    "4",
+    "--sprt",
+    "elo0=0,elo1=100",
+    "--batch",
+    "5",
+];
+
 /// A file's text; a missing or unreadable file fails the test naming it.
 pub fn read(p: impl AsRef<Path>) -> String {
     std::fs::read_to_string(p.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", p.as_ref().display()))
