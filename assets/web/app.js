@@ -28,10 +28,14 @@ function showNote(el, text, error) {
   el.className = error ? "error" : "";
 }
 
-async function act(method, path, body, thinking) {
+const THINKING = "The AI is thinking…";
+
+// Sends a request that changes the game and shows the state it answers.
+// `pending` is the status line meanwhile (none: it stays as it is).
+async function act(method, path, body, pending) {
   if (busy) return;
   busy = true;
-  if (thinking) status("The AI is thinking…", false, true);
+  if (pending) status(pending, false, true);
   try {
     show(await call(method, path, body));
   } catch (e) {
@@ -179,7 +183,7 @@ function show(g) {
 
 function move(cell) {
   if (!game || game.turn !== "you") return;
-  act("POST", "/api/games/" + game.id + "/move", { cell }, true);
+  act("POST", "/api/games/" + game.id + "/move", { cell }, THINKING);
 }
 
 // The opponent spec with the chosen weights file, if any: `greedy` and
@@ -206,8 +210,9 @@ async function loadWeights() {
     list = await call("GET", "/api/weights?game=" + encodeURIComponent(name));
   } catch (e) {
     // Not a game name (yet): the list stays as it is, and the server
-    // refuses weights for another game when the game starts.
-    weightsFor = null;
+    // refuses weights for another game when the game starts. (Unless
+    // another name was typed meanwhile: its answer is awaited.)
+    if (weightsFor === name) weightsFor = null;
     return;
   }
   if (name !== weightsFor) return; // another game was typed meanwhile
@@ -221,7 +226,10 @@ async function loadWeights() {
 function newGame() {
   const body = { game: $("game").value, you: $("you").value, opponent: opponentSpec() };
   const old = game;
-  act("POST", "/api/games", body, body.you === "white").then(() => {
+  // Until the new game is shown, the status line must not still read as
+  // the old game's.
+  const pending = body.you === "white" ? THINKING : "Starting a new game…";
+  act("POST", "/api/games", body, pending).then(() => {
     // The previous game is ended on the server (saved if unfinished).
     if (old && game && old.id !== game.id) call("DELETE", "/api/games/" + old.id).catch(() => {});
   });
@@ -239,7 +247,7 @@ $("game").addEventListener("change", loadWeights);
 $("valuemap").addEventListener("change", () => game && show(game));
 loadWeights();
 $("undo").addEventListener("click", () => game && act("POST", "/api/games/" + game.id + "/undo"));
-$("hint").addEventListener("click", () => game && act("POST", "/api/games/" + game.id + "/hint", undefined, true));
+$("hint").addEventListener("click", () => game && act("POST", "/api/games/" + game.id + "/hint", undefined, THINKING));
 $("resign").addEventListener("click", () => game && act("POST", "/api/games/" + game.id + "/resign"));
 $("numbers").addEventListener("change", () => game && show(game));
 

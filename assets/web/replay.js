@@ -250,17 +250,27 @@
 
   document.addEventListener("mnk:view", (e) => {
     shown = e.detail === "replay";
-    // Shown again: look for new files (the chosen one stays chosen).
-    if (shown) loadFiles().then(followLink);
-    else stop();
+    if (shown) {
+      // The bare tab names what is shown at once, not once the files
+      // are listed.
+      nameShown();
+      // Shown again: look for new files (the chosen one stays chosen).
+      loadFiles().then(followLink);
+    } else stop();
   });
+
+  // On the bare tab (#replay), the URL names the file and game shown.
+  function nameShown() {
+    if (!viewLink() && current) {
+      setViewLink("replay", current.folder + "/" + current.path + (game ? "/" + game.number : ""));
+    }
+  }
 
   // Opens what the URL names (#replay/FOLDER/PATH[/GAME]), unless it is
   // shown already.
   async function followLink() {
     if (!viewLink()) {
-      // The bare tab: the URL names what is shown again.
-      if (current) setViewLink("replay", current.folder + "/" + current.path + (game ? "/" + game.number : ""));
+      nameShown();
       return;
     }
     const parts = viewLink().split("/");

@@ -8,6 +8,7 @@
 //! installing them), where a missing browser fails it.
 
 use crate::serve::Server;
+use crate::slow_link::SlowLink;
 use fantoccini::{Client, ClientBuilder, Locator};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -110,14 +111,33 @@ async fn until_status(c: &Client, ok: impl Fn(&str) -> bool) -> String {
     }
 }
 
-/// Starts a new game from the page's form.
+/// The URL's fragment: `play/ID` names the game shown.
+async fn fragment(c: &Client) -> String {
+    let url = c.current_url().await.unwrap();
+    url.fragment().unwrap_or_default().to_string()
+}
+
+/// Starts a new game from the page's form, and waits until the page shows
+/// it: a new game in the URL, and the status line asking for a move. (The
+/// old game's status line also asks for one, so that alone could pass
+/// before the server has answered.)
 async fn new_game(c: &Client, game: &str, opponent: &str) {
     for (id, value) in [("game", game), ("opponent", opponent)] {
         let field = c.find(Locator::Id(id)).await.unwrap();
         field.clear().await.unwrap();
         field.send_keys(value).await.unwrap();
     }
+    let old = fragment(c).await;
     click(c, "#setup button[type=submit]").await;
+    let start = Instant::now();
+    while fragment(c).await == old {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no new game after 30 s; status {:?}",
+            status(c).await
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     until_status(c, |s| s.starts_with("Your move")).await;
 }
 
@@ -160,6 +180,12 @@ pub(crate) async fn click(c: &Client, css: &str) {
         .unwrap_or_else(|e| panic!("{css}: {e}"));
 }
 
+/// The browser's way to `server`: a [`SlowLink`] holding each request up
+/// to 300 ms, so that no test passes only because answers come quickly.
+pub(crate) fn slow_link(server: &Server) -> SlowLink {
+    SlowLink::to(server.addr, Duration::from_millis(300), 2026)
+}
+
 /// Saves a screenshot as `target/tmp/<name>` and says where.
 pub(crate) fn save_screenshot(name: &str, png: &[u8]) {
     let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -178,7 +204,8 @@ fn the_page_plays_in_a_real_browser() {
     let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/gomoku.toml");
     std::fs::copy(shipped, weights.join("gomoku.toml")).unwrap();
     let server = Server::start(dir.path());
-    let url = format!("http://{}/", server.addr);
+    let link = slow_link(&server);
+    let url = format!("http://{}/", link.addr);
     let (shot, values_shot) = block_on(async {
         let c = browser(&driver).await;
         c.goto(&url).await.unwrap();

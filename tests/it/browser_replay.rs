@@ -7,7 +7,7 @@
 //! Without a browser the test says so loudly and passes, unless
 //! `MNK_REQUIRE_BROWSER=1`.
 
-use crate::browser::{block_on, browser, click, driver_or_skip, save_screenshot, text};
+use crate::browser::{block_on, browser, click, driver_or_skip, save_screenshot, slow_link, text};
 use crate::serve::Server;
 use fantoccini::{Client, Locator};
 use mnk::game::{Board, Rules};
@@ -81,7 +81,8 @@ fn a_replay_steps_in_a_real_browser() {
     )
     .unwrap();
     let server = Server::start(dir.path());
-    let url = format!("http://{}/#replay", server.addr);
+    let link = slow_link(&server);
+    let url = format!("http://{}/#replay", link.addr);
     let shot = block_on(async {
         let c = browser(&driver).await;
         c.goto(&url).await.unwrap();

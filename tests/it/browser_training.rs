@@ -7,7 +7,7 @@
 //! Without `chromedriver` and `chromium` the test says so loudly and
 //! passes, unless `MNK_REQUIRE_BROWSER=1`.
 
-use crate::browser::{block_on, browser, click, driver_or_skip, save_screenshot};
+use crate::browser::{block_on, browser, click, driver_or_skip, save_screenshot, slow_link};
 use crate::serve::Server;
 use fantoccini::{Client, Locator};
 use mnk::eval::Weights;
@@ -101,7 +101,8 @@ fn the_training_view_shows_a_runs_charts_in_a_real_browser() {
     )
     .unwrap();
     let server = Server::start(dir.path());
-    let url = format!("http://{}/#training", server.addr);
+    let link = slow_link(&server);
+    let url = format!("http://{}/#training", link.addr);
     let shot = block_on(async {
         let c = browser(&driver).await;
         c.set_window_size(1280, 1180).await.unwrap();

@@ -43,6 +43,8 @@ mod serve;
 mod serve_replay;
 #[cfg(feature = "serve")]
 mod serve_runs;
+#[cfg(feature = "serve")]
+mod slow_link;
 mod solver;
 mod stats;
 mod threats;
