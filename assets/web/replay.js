@@ -269,10 +269,8 @@
   // Opens what the URL names (#replay/FOLDER/PATH[/GAME]), unless it is
   // shown already.
   async function followLink() {
-    if (!viewLink()) {
-      nameShown();
-      return;
-    }
+    // The bare tab: named already, if anything is shown.
+    if (!viewLink()) return;
     const parts = viewLink().split("/");
     if (parts.length < 2) return;
     const number = /^[0-9]+$/.test(parts[parts.length - 1]) ? Number(parts.pop()) : null;

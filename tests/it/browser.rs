@@ -95,20 +95,31 @@ async fn status(c: &Client) -> String {
     text(c, "status").await
 }
 
-/// Waits until the status line satisfies `ok`, and returns it.
-async fn until_status(c: &Client, ok: impl Fn(&str) -> bool) -> String {
+/// Asks `probe` every 50 ms until it answers `Ok`, and returns that. After
+/// 30 s it fails with the last `Err`, which says what the page shows
+/// instead.
+pub(crate) async fn until<T>(mut probe: impl AsyncFnMut() -> Result<T, String>) -> T {
     let start = Instant::now();
     loop {
-        let s = status(c).await;
-        if ok(&s) {
-            return s;
+        match probe().await {
+            Ok(v) => return v,
+            Err(why) => assert!(start.elapsed() < Duration::from_secs(30), "{why}"),
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "status stuck at {s:?}"
-        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// Waits until the status line satisfies `ok`, and returns it.
+async fn until_status(c: &Client, ok: impl Fn(&str) -> bool) -> String {
+    until(async || {
+        let s = status(c).await;
+        if ok(&s) {
+            Ok(s)
+        } else {
+            Err(format!("status stuck at {s:?}"))
+        }
+    })
+    .await
 }
 
 /// The URL's fragment: `play/ID` names the game shown.
@@ -129,15 +140,11 @@ async fn new_game(c: &Client, game: &str, opponent: &str) {
     }
     let old = fragment(c).await;
     click(c, "#setup button[type=submit]").await;
-    let start = Instant::now();
-    while fragment(c).await == old {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "no new game after 30 s; status {:?}",
-            status(c).await
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    until(async || match fragment(c).await {
+        now if now == old => Err(format!("no new game; status {:?}", status(c).await)),
+        _ => Ok(()),
+    })
+    .await;
     until_status(c, |s| s.starts_with("Your move")).await;
 }
 
@@ -226,14 +233,11 @@ fn the_page_plays_in_a_real_browser() {
             let before = stones(&c).await;
             hint.click().await.unwrap();
             // Our stone, and the AI's answer unless the game is over.
-            let start = Instant::now();
-            while stones(&c).await == before {
-                assert!(
-                    start.elapsed() < Duration::from_secs(30),
-                    "the click was not played"
-                );
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
+            until(async || match stones(&c).await {
+                now if now == before => Err("the click was not played".into()),
+                _ => Ok(()),
+            })
+            .await;
             until_status(&c, |s| s.starts_with("Your move") || s == "Draw.").await;
         }
         assert_eq!(status(&c).await, "Draw.");

@@ -7,14 +7,16 @@
 //! Without a browser the test says so loudly and passes, unless
 //! `MNK_REQUIRE_BROWSER=1`.
 
-use crate::browser::{block_on, browser, click, driver_or_skip, save_screenshot, slow_link, text};
+use crate::browser::{
+    block_on, browser, click, driver_or_skip, save_screenshot, slow_link, text, until,
+};
 use crate::serve::Server;
 use fantoccini::{Client, Locator};
 use mnk::game::{Board, Rules};
 use mnk::play::winning_line;
 use mnk::records::read_records;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const RIGHT: &str = "\u{E014}";
 const LEFT: &str = "\u{E012}";
@@ -27,19 +29,24 @@ async fn count(c: &Client, css: &str) -> usize {
 
 /// Waits until the board holds `n` stones.
 async fn until_stones(c: &Client, n: usize) {
-    let start = Instant::now();
-    loop {
-        let now = count(c, "#rp-board .stone").await;
-        if now == n {
-            return;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
+    until(async || match count(c, "#rp-board .stone").await {
+        now if now == n => Ok(()),
+        now => Err(format!(
             "the board has {now} stones, not {n}; status {:?}",
             text(c, "rp-status").await
-        );
-        tokio::time::sleep(Duration::from_millis(30)).await;
-    }
+        )),
+    })
+    .await;
+}
+
+/// Waits until a game is shown (its status line starts with "start:");
+/// `why` says what should have shown it.
+async fn until_game_shown(c: &Client, why: &str) {
+    until(async || match text(c, "rp-status").await {
+        s if s.starts_with("start:") => Ok(()),
+        s => Err(format!("{why}; status {s:?}")),
+    })
+    .await;
 }
 
 async fn key(c: &Client, k: &str) {
@@ -116,11 +123,7 @@ fn a_replay_steps_in_a_real_browser() {
             .click()
             .await
             .unwrap();
-        let start = Instant::now();
-        while !text(&c, "rp-status").await.starts_with("start:") {
-            assert!(start.elapsed() < Duration::from_secs(20), "no game shown");
-            tokio::time::sleep(Duration::from_millis(30)).await;
-        }
+        until_game_shown(&c, "no game shown").await;
         assert_eq!(count(&c, "#rp-board .cell").await, 15 * 15);
         assert_eq!(count(&c, "#rp-board .stone").await, 0);
         assert_eq!(count(&c, "#rp-games tbody tr").await, games.len());
@@ -202,14 +205,7 @@ fn a_replay_steps_in_a_real_browser() {
         );
         c.goto("about:blank").await.unwrap();
         c.goto(url_now.as_str()).await.unwrap();
-        let start = Instant::now();
-        while !text(&c, "rp-status").await.starts_with("start:") {
-            assert!(
-                start.elapsed() < Duration::from_secs(20),
-                "the link opened no game"
-            );
-            tokio::time::sleep(Duration::from_millis(30)).await;
-        }
+        until_game_shown(&c, "the link opened no game").await;
         let number = c.find(Locator::Id("rp-number")).await.unwrap();
         assert_eq!(number.prop("value").await.unwrap().as_deref(), Some("1"));
         click(&c, "#rp-numbers").await;

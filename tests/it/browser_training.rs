@@ -7,7 +7,7 @@
 //! Without `chromedriver` and `chromium` the test says so loudly and
 //! passes, unless `MNK_REQUIRE_BROWSER=1`.
 
-use crate::browser::{block_on, browser, click, driver_or_skip, save_screenshot, slow_link};
+use crate::browser::{block_on, browser, click, driver_or_skip, save_screenshot, slow_link, until};
 use crate::serve::Server;
 use fantoccini::{Client, Locator};
 use mnk::eval::Weights;
@@ -40,40 +40,32 @@ fn run(runs: &Path, name: &str, game: Rules, rounds: u32, played: u32) -> Traine
 /// Waits until the element `css` exists and its attribute `attr`
 /// satisfies `ok`; returns the attribute.
 async fn until_attr(c: &Client, css: &str, attr: &str, ok: impl Fn(&str) -> bool) -> String {
-    let start = Instant::now();
-    loop {
+    until(async || {
         if let Ok(e) = c.find(Locator::Css(css)).await {
             if let Ok(Some(v)) = e.attr(attr).await {
                 if ok(&v) {
-                    return v;
+                    return Ok(v);
                 }
             }
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "{css}[{attr}] never came"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+        Err(format!("{css}[{attr}] never came"))
+    })
+    .await
 }
 
 /// Waits until the text of `css` satisfies `ok`; returns it.
 async fn until_text(c: &Client, css: &str, ok: impl Fn(&str) -> bool) -> String {
-    let start = Instant::now();
-    loop {
+    until(async || {
         if let Ok(e) = c.find(Locator::Css(css)).await {
             if let Ok(t) = e.text().await {
                 if ok(&t) {
-                    return t;
+                    return Ok(t);
                 }
             }
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "{css} never showed the text awaited"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+        Err(format!("{css} never showed the text awaited"))
+    })
+    .await
 }
 
 /// A path's `d` draws something: a move and at least one line.
