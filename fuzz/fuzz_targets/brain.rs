@@ -15,8 +15,8 @@ use libfuzzer_sys::fuzz_target;
 use mnk::brain::lines::LineReader;
 use mnk::brain::protocol::{self, Command};
 use mnk::brain::{Brain, Flow, Settings};
-use mnk::eval::shipped_weights;
-use mnk::game::Rules;
+use mnk_core::eval::shipped_weights;
+use mnk_core::game::Rules;
 use std::time::Instant;
 
 const PREAMBLE: [&str; 2] = ["INFO timeout_turn 0", "INFO max_memory 1"];

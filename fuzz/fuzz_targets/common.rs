@@ -2,7 +2,7 @@
 //! and the rest into text the way the library reads files.
 #![allow(dead_code)]
 
-use mnk::game::{Rule, Rules};
+use mnk_core::game::{Rule, Rules};
 
 /// Games the parsers are fuzzed under, picked by one input byte: the
 /// presets, both rules, every k from 3 to 6 and non-square boards.

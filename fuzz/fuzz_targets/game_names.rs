@@ -4,7 +4,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use mnk::game::{Rule, Rules};
+use mnk_core::game::{Rule, Rules};
 
 fuzz_target!(|data: &[u8]| {
     let Some(text) = common::text(data) else {

@@ -6,7 +6,7 @@ mod common;
 
 use libfuzzer_sys::fuzz_target;
 use mnk::brain::protocol;
-use mnk::game::Move;
+use mnk_core::game::Move;
 use mnk::play::Command;
 
 fuzz_target!(|data: &[u8]| {

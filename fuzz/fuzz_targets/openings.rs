@@ -4,7 +4,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use mnk::arena::{parse_openings, Opening};
+use mnk_core::arena::{parse_openings, Opening};
 
 fuzz_target!(|data: &[u8]| {
     let Some((choice, text)) = common::choice_and_text(data) else {

@@ -4,7 +4,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use mnk::players::PlayerSpec;
+use mnk_core::players::PlayerSpec;
 use mnk::train::TrainedPlayer;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,7 +5,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use mnk::game::Rules;
+use mnk_core::game::Rules;
 use mnk::train::{parse_rounds, round_line, rounds_header_line};
 use mnk::train::RunConfig;
 use std::path::Path;

@@ -4,7 +4,7 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use mnk::eval::Weights;
+use mnk_core::eval::Weights;
 
 fuzz_target!(|data: &[u8]| {
     let Some(text) = common::text(data) else {

@@ -3,7 +3,7 @@
 
 use super::play::ColorWhen;
 use anyhow::{anyhow, Result};
-use mnk::eval::{Weights, LOSS, WIN};
+use mnk::eval::{Weights, WeightsError, LOSS, WIN};
 use mnk::game::{Move, Rules};
 use mnk::play::{render_heat, ValueMap, Vcf, VcfReport, VCF_NODES};
 use mnk::players::PlayerSpec;
@@ -166,8 +166,13 @@ fn load_weights(rules: Rules, path: Option<&Path>, any_game: bool) -> Result<Wei
         return Ok(PlayerSpec::greedy().shipped_weights(rules));
     };
     Weights::load(path, rules, any_game).map_err(|e| {
+        // The library says what is wrong; how to use it anyway is ours.
+        let hint = match e {
+            WeightsError::WrongGame { .. } => " (pass --any-game to use it anyway)",
+            _ => "",
+        };
         // Library messages start with the file's name already.
-        let text = super::error_text(&e.into());
+        let text = super::error_text(&e.into()) + hint;
         let shown = path.display().to_string();
         if text.starts_with(&shown) {
             anyhow!("--weights {text}")

@@ -343,6 +343,25 @@ fn check_progress_every(every: f64) -> Result<()> {
 pub(super) fn error_text(e: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in e.chain() {
+        // Weights made for another game in a player spec: the library
+        // says so, and the spec option that overrides it is ours to name.
+        if let Some(mnk::players::SpecError::Weights {
+            source:
+                mnk::eval::WeightsError::WrongGame {
+                    found, expected, ..
+                },
+            ..
+        }) = cause.downcast_ref()
+        {
+            if found.k == expected.k {
+                let c = format!("{cause} (add any-game=true to the player spec to use it anyway)");
+                if !text.is_empty() {
+                    text.push_str(": ");
+                }
+                text.push_str(&c);
+                continue;
+            }
+        }
         let c = cause.to_string();
         if text.contains(&c) {
             continue;

@@ -78,7 +78,7 @@ pub(crate) async fn browser(driver: &Driver) -> Client {
                      "--window-size=1000,800"],
         }),
     );
-    ClientBuilder::native()
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{}", driver.port))
         .await

@@ -105,7 +105,35 @@ fn bad_weight_files_name_file_and_field() {
         "{e}"
     );
     let e = fails(&["match", "greedy:weights=weights/tictactoe.toml", "greedy"]);
-    assert!(e.contains("tictactoe.toml"), "{e}");
+    assert!(
+        e.contains("tictactoe.toml") && !e.contains("any-game"),
+        "{e}"
+    );
+    // Each front end names its own way round (or none): a spec option for
+    // a player spec, nothing for `play`, which has no such flag.
+    let e = fails(&[
+        "match",
+        "-g",
+        "20x20x5",
+        "greedy:weights=weights/gomoku.toml",
+        "greedy",
+    ]);
+    assert!(
+        e.contains("made for gomoku") && e.contains("any-game=true") && !e.contains("--any-game"),
+        "{e}"
+    );
+    // Another k: nothing can make them fit, so nothing is suggested.
+    let e = fails(&[
+        "play",
+        "-g",
+        "tictactoe",
+        "--weights",
+        "weights/gomoku.toml",
+    ]);
+    assert!(
+        e.contains("made for gomoku") && !e.contains("any-game"),
+        "{e}"
+    );
 }
 
 #[test]

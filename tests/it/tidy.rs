@@ -1,7 +1,8 @@
 //! Tidy checks, run by `cargo test` as rust-analyzer runs its own: the
-//! structure ARCHITECTURE.md states holds in `src/`. The allowed imports
-//! and the binary-only crates are read from its `## Layers` tables, so the
-//! document and the check cannot drift apart.
+//! structure ARCHITECTURE.md states holds in `src/` and `crates/core/src/`.
+//! The allowed imports, the binary-only crates and the core crate's modules
+//! and dependencies are read from its `## Layers` tables, so the document
+//! and the check cannot drift apart.
 //!
 //! Only code counts: comments, doc comments and string contents are
 //! blanked out before anything is searched.
@@ -20,7 +21,10 @@ const LONG_FILES: &[&str] = &[];
 /// The module of the binary: `src/main.rs` and `src/cli/`.
 const BINARY: &str = "cli";
 
-/// One source file: its path from the package root (with `/`), the
+/// Where the core crate's sources are, from the repository root.
+const CORE_SRC: &str = "crates/core/src/";
+
+/// One source file: its path from the repository root (with `/`), the
 /// top-level module it belongs to, and its code with comments and string
 /// contents blanked (lines kept, so offsets give line numbers).
 struct Source {
@@ -29,12 +33,13 @@ struct Source {
     code: String,
 }
 
-/// Every `.rs` file under `src/` but `lib.rs` (which only declares the
-/// modules), in path order.
+/// Every `.rs` file under `src/` and `crates/core/src/` but the two
+/// `lib.rs` (which only declare the modules), in path order.
 fn sources() -> Vec<Source> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     walk(&root.join("src"), &mut files);
+    walk(&root.join(CORE_SRC), &mut files);
     files.sort();
     files
         .into_iter()
@@ -67,11 +72,14 @@ fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// The top-level module a file under `src/` belongs to (`src/game/board.rs`
-/// → `game`, `src/util.rs` → `util`, `src/main.rs` → the binary), or `None`
-/// for `src/lib.rs`.
+/// The top-level module a source file belongs to
+/// (`crates/core/src/game/board.rs` → `game`, `crates/core/src/util.rs` →
+/// `util`, `src/train/mod.rs` → `train`, `src/main.rs` → the binary), or
+/// `None` for a `lib.rs`.
 fn module_of(path: &str) -> Option<String> {
-    let rest = path.strip_prefix("src/")?;
+    let rest = path
+        .strip_prefix(CORE_SRC)
+        .or_else(|| path.strip_prefix("src/"))?;
     let first = rest.split('/').next()?;
     match first {
         "lib.rs" => None,
@@ -210,12 +218,13 @@ fn leading_ident(s: &str) -> &str {
     &s[..end]
 }
 
-/// The top-level modules a file names through `crate::` or `mnk::`, with
+/// The top-level modules a file names through `crate::`, `mnk::` or
+/// `mnk_core::`, with
 /// the byte offset of each path: `crate::game::Board` names `game`, and
 /// `crate::{eval::Weights, game}` names `eval` and `game`.
 fn imports(code: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
-    for root in ["crate", "mnk"] {
+    for root in ["crate", "mnk", "mnk_core"] {
         for at in word_offsets(code, root) {
             let Some(path) = skip_space(code, at + root.len()).strip_prefix("::") else {
                 continue;
@@ -277,6 +286,10 @@ struct Layers {
     imports: BTreeMap<String, Option<BTreeSet<String>>>,
     /// Per external crate, the only modules that may use it.
     crates: BTreeMap<String, BTreeSet<String>>,
+    /// The modules of the core crate (`crates/core/src/`).
+    core_modules: BTreeSet<String>,
+    /// The only crates the core crate may depend on.
+    core_dependencies: BTreeSet<String>,
 }
 
 /// The backticked words of a table cell: "`game`, `util`" → game, util.
@@ -288,8 +301,9 @@ fn ticked(cell: &str) -> Vec<String> {
         .collect()
 }
 
-/// Reads the two tables of the `## Layers` section: `| module | may import |`
-/// (a cell saying "any" allows everything) and `| crate | only in |`.
+/// Reads the tables of the `## Layers` section: `| module | may import |`
+/// (a cell saying "any" allows everything), `| crate | only in |`,
+/// `| core crate | holds |` and `| core crate | depends on |`.
 fn parse_layers(markdown: &str) -> Layers {
     let section: Vec<&str> = markdown
         .lines()
@@ -304,6 +318,8 @@ fn parse_layers(markdown: &str) -> Layers {
     let mut layers = Layers {
         imports: BTreeMap::new(),
         crates: BTreeMap::new(),
+        core_modules: BTreeSet::new(),
+        core_dependencies: BTreeSet::new(),
     };
     let mut table = "";
     for line in section {
@@ -317,6 +333,8 @@ fn parse_layers(markdown: &str) -> Layers {
             [first, _] if first.chars().all(|ch| ch == '-' || ch == ':') => {}
             ["module", _] => table = "module",
             ["crate", _] => table = "crate",
+            ["core crate", "holds"] => table = "holds",
+            ["core crate", "depends on"] => table = "depends on",
             [name, allowed] => {
                 let name = ticked(name).into_iter().next().unwrap_or_else(|| {
                     panic!("ARCHITECTURE.md ## Layers: no `name` in row {line:?}")
@@ -334,6 +352,8 @@ fn parse_layers(markdown: &str) -> Layers {
                     "crate" => {
                         layers.crates.insert(name, allowed_names);
                     }
+                    "holds" => layers.core_modules.extend(allowed_names),
+                    "depends on" => layers.core_dependencies.extend(allowed_names),
                     _ => panic!("ARCHITECTURE.md ## Layers: row {line:?} before a table header"),
                 }
             }
@@ -341,8 +361,12 @@ fn parse_layers(markdown: &str) -> Layers {
         }
     }
     assert!(
-        !layers.imports.is_empty() && !layers.crates.is_empty(),
-        "ARCHITECTURE.md ## Layers needs a `| module | may import |` and a `| crate | only in |` table"
+        !layers.imports.is_empty()
+            && !layers.crates.is_empty()
+            && !layers.core_modules.is_empty()
+            && !layers.core_dependencies.is_empty(),
+        "ARCHITECTURE.md ## Layers needs the `| module | may import |`, `| crate | only in |`, \
+         `| core crate | holds |` and `| core crate | depends on |` tables"
     );
     layers
 }
@@ -399,6 +423,69 @@ fn import_violations(sources: &[Source], layers: &Layers) -> Vec<String> {
                 ));
             }
         }
+    }
+    bad
+}
+
+/// Where the crate boundary breaks: a file of the core crate whose module
+/// the `| core crate | holds |` table does not list, a listed module with a
+/// file in `src/`, and a core module that the `| module | may import |`
+/// table lets import a module outside the core (Cargo would refuse the
+/// import; the table must not promise it).
+fn core_violations(sources: &[Source], layers: &Layers) -> Vec<String> {
+    let mut bad = Vec::new();
+    for s in sources {
+        let in_core = s.path.starts_with(CORE_SRC);
+        let listed = layers.core_modules.contains(&s.module);
+        if in_core && !listed {
+            bad.push(format!(
+                "{}: module `{}` is in the core crate, but ARCHITECTURE.md ## Layers does not list it under `| core crate | holds |`",
+                s.path, s.module
+            ));
+        } else if !in_core && listed {
+            bad.push(format!(
+                "{}: module `{}` is listed in the core crate, but this file is in src/",
+                s.path, s.module
+            ));
+        }
+    }
+    for module in &layers.core_modules {
+        let Some(allowed) = layers.imports.get(module) else {
+            continue;
+        };
+        let outside: BTreeSet<String> = match allowed {
+            Some(allowed) => allowed.difference(&layers.core_modules).cloned().collect(),
+            None => BTreeSet::from(["any".to_string()]),
+        };
+        if !outside.is_empty() {
+            bad.push(format!(
+                "ARCHITECTURE.md ## Layers lets core module `{module}` import {}, outside the core crate",
+                only(&outside, "")
+            ));
+        }
+    }
+    bad
+}
+
+/// The core crate's `[dependencies]` that the `| core crate | depends on |`
+/// table does not list, and listed ones it no longer has.
+fn core_dependency_violations(manifest: &str, layers: &Layers) -> Vec<String> {
+    let manifest: toml::Table = manifest.parse().expect("crates/core/Cargo.toml is TOML");
+    let have: BTreeSet<String> = manifest
+        .get("dependencies")
+        .and_then(toml::Value::as_table)
+        .map(|deps| deps.keys().cloned().collect())
+        .unwrap_or_default();
+    let mut bad = Vec::new();
+    for extra in have.difference(&layers.core_dependencies) {
+        bad.push(format!(
+            "crates/core/Cargo.toml depends on `{extra}`, which ARCHITECTURE.md ## Layers does not allow the core crate"
+        ));
+    }
+    for gone in layers.core_dependencies.difference(&have) {
+        bad.push(format!(
+            "ARCHITECTURE.md ## Layers lets the core crate depend on `{gone}`, which crates/core/Cargo.toml does not: remove the row"
+        ));
     }
     bad
 }
@@ -466,6 +553,19 @@ fn imports_follow_the_layers() {
 }
 
 #[test]
+fn the_core_crate_holds_what_the_layers_say() {
+    assert_none(
+        "the core crate's boundary",
+        core_violations(&sources(), &layers()),
+    );
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/Cargo.toml");
+    assert_none(
+        "the core crate's dependencies",
+        core_dependency_violations(&std::fs::read_to_string(manifest).unwrap(), &layers()),
+    );
+}
+
+#[test]
 fn every_listed_module_exists() {
     let modules: BTreeSet<String> = sources().into_iter().map(|s| s.module).collect();
     let layers = layers();
@@ -473,7 +573,8 @@ fn every_listed_module_exists() {
         .imports
         .iter()
         .flat_map(|(m, allowed)| std::iter::once(m).chain(allowed.iter().flatten()))
-        .chain(layers.crates.values().flatten());
+        .chain(layers.crates.values().flatten())
+        .chain(&layers.core_modules);
     let unknown: Vec<String> = listed
         .filter(|m| !modules.contains(*m))
         .map(|m| format!("ARCHITECTURE.md ## Layers names `{m}`, which is not a module of src/"))
@@ -492,8 +593,11 @@ fn files_stay_short() {
 fn the_checks_catch_violations() {
     let layers = parse_layers(
         "## Layers\n\n| module | may import |\n| --- | --- |\n| `game` | nothing |\n\
-         | `eval` | `game` |\n| `cli` | any |\n\n| crate | only in |\n| --- | --- |\n\
-         | `anyhow` | `cli` |\n\n## Next\n| `train` | any |\n",
+         | `eval` | `game` |\n| `train` | `eval` |\n| `cli` | any |\n\n\
+         | crate | only in |\n| --- | --- |\n| `anyhow` | `cli` |\n\n\
+         | core crate | holds |\n| --- | --- |\n| `mnk-core` | `game`, `eval` |\n\n\
+         | core crate | depends on |\n| --- | --- |\n| `mnk-core` | `rand`, `toml` |\n\n\
+         ## Next\n| `train` | any |\n",
     );
     let source = |path: &str, text: &str| Source {
         path: path.to_string(),
@@ -519,6 +623,34 @@ fn the_checks_catch_violations() {
     assert_eq!(
         crate_violations(&sources, &layers),
         ["src/eval/mod.rs:1: `eval` uses `anyhow`, which ARCHITECTURE.md ## Layers allows only in `cli`"]
+    );
+    let misplaced = [
+        source("crates/core/src/game/board.rs", ""),
+        source("crates/core/src/train/mod.rs", ""),
+        source("src/eval/mod.rs", ""),
+    ];
+    assert_eq!(
+        core_violations(&misplaced, &layers),
+        [
+            "crates/core/src/train/mod.rs: module `train` is in the core crate, but ARCHITECTURE.md ## Layers does not list it under `| core crate | holds |`",
+            "src/eval/mod.rs: module `eval` is listed in the core crate, but this file is in src/",
+        ]
+    );
+    let upward = parse_layers(
+        "## Layers\n| module | may import |\n| `game` | `train` |\n| crate | only in |\n\
+         | `anyhow` | `cli` |\n| core crate | holds |\n| `mnk-core` | `game` |\n\
+         | core crate | depends on |\n| `mnk-core` | `rand` |\n",
+    );
+    assert_eq!(
+        core_violations(&[], &upward),
+        ["ARCHITECTURE.md ## Layers lets core module `game` import only `train`, outside the core crate"]
+    );
+    assert_eq!(
+        core_dependency_violations("[dependencies]\nrand = \"0.8\"\nclap = \"4\"\n", &layers),
+        [
+            "crates/core/Cargo.toml depends on `clap`, which ARCHITECTURE.md ## Layers does not allow the core crate",
+            "ARCHITECTURE.md ## Layers lets the core crate depend on `toml`, which crates/core/Cargo.toml does not: remove the row",
+        ]
     );
     let unlisted = [source("src/plot/mod.rs", "use crate::train;\n")];
     assert_eq!(

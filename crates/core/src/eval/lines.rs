@@ -1,0 +1,455 @@
+//! The line state of one position, shared by every weight set that values
+//! it.
+//!
+//! For every cell and direction, [`Lines`] keeps the line code of the window
+//! around the cell and both players' shapes there (one table lookup, stored
+//! as one byte, a *pair index*). The shapes do not depend on the weights, so
+//! one `Lines` serves score sheets of any weight sets ([`Sheets`]): two
+//! greedy players in one game share one `Lines` and one `Sheets` of two
+//! sheets, each player's weights for its own side to move, which halves
+//! the work of a move.
+//!
+//! A stone changes only the codes of the cells on its 4 lines within the
+//! window radius, so a move updates at most 4 × 2r cells and never rescans
+//! the board. Each changed cell is rescored on the sheets.
+//!
+//! Optionally (search needs it, the greedy player does not) `Lines` also
+//! counts, per colour, the (stone, direction) pairs of each shape, which
+//! gives the board value.
+
+use super::geometry::Geometry;
+use super::shape::{LineClassifier, PairIndex, Shape};
+use super::sheet::Sheets;
+use crate::game::{Board, Color, Move, Rules};
+use std::sync::Arc;
+
+/// Set in a history entry's state for a move played without sheets.
+const UNSCORED: u8 = 0x80;
+
+/// `counts[state][shape]`: (stone, direction) pairs per shape, by cell
+/// state (row 0, empty cells, is a sink so updates need no branch).
+pub(crate) type ShapeCounts = [[i32; Shape::NUM]; 3];
+
+/// A cell's four [`PairIndex`]es, by direction. A direction's update is
+/// one byte store, and readers read bytes, never the whole word (a load
+/// of the word right after a byte store into it would stall on store
+/// forwarding, once per changed cell).
+pub(crate) type Pairs = [PairIndex; 4];
+
+/// Line codes and shapes of one position, independent of any weights: a
+/// move updates them once and rescores every changed cell on a [`Sheets`]
+/// (two weight sets' scores, each for one side to move).
+///
+/// ```
+/// use mnk_core::eval::{shipped_weights, Lines, Sheets, Shape};
+/// use mnk_core::game::{Board, Color, Move, Rules};
+/// let rules = Rules::GOMOKU;
+/// let mut lines = Lines::new(rules);
+/// // Two weight sets valuing the same position, each for its own mover.
+/// let (a, b) = (shipped_weights(rules), mnk_core::eval::Weights::flat(rules));
+/// let mut sheets = Sheets::new([(&a, Color::Black), (&b, Color::White)], &lines);
+/// let (h8, h9): (Move, Move) = ("h8".parse().unwrap(), "h9".parse().unwrap());
+/// lines.play(h8, Color::Black, Board::new(rules).hash(), &mut sheets);
+/// assert_eq!(lines.shapes_at(h9, Color::Black)[1], Shape::OpenIn3);
+/// assert_eq!(sheets.scores(1)[rules.index(h8)], f64::NEG_INFINITY);
+/// lines.undo(&mut sheets);
+/// assert_eq!(lines.ply(), 0);
+/// ```
+#[derive(Clone)]
+pub struct Lines {
+    geo: Arc<Geometry>,
+    classifier: LineClassifier,
+    /// By cell: codes, shapes and owner, together so an update touches one
+    /// place per cell.
+    cells: Vec<Cell>,
+    /// By cell, the high 64 bits of each direction's line code: empty
+    /// unless windows exceed 32 cells (k ≥ 17).
+    high: Vec<[u64; 4]>,
+    counts: ShapeCounts,
+    /// Whether `counts` is kept up to date (a fifth of each update).
+    track_counts: bool,
+    /// (cell, colour state, board hash before the move) per move applied;
+    /// the state has [`UNSCORED`] set for a move played without sheets.
+    history: Vec<(u16, u8, u64)>,
+    /// Moves in `history` played without sheets ([`Lines::play_unscored`]).
+    unscored: usize,
+    updates: u64,
+    /// The empty board's state, copied in to start a new game: far cheaper
+    /// than undoing the previous game move by move.
+    blank: Arc<Blank>,
+}
+
+/// Everything kept about one cell, in 40 bytes (a new game copies every
+/// cell's, and a move reads and writes 4 × 2r of them).
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    /// Line code per direction, the low 64 bits (all of it for windows of
+    /// up to 32 cells, k ≤ 16; the rest is in [`Lines`]' `high`).
+    codes: [u64; 4],
+    /// Both players' shapes per direction.
+    pairs: Pairs,
+    /// 0 empty, 1 black, 2 white.
+    state: u8,
+}
+
+#[derive(Debug)]
+struct Blank {
+    cells: Vec<Cell>,
+    high: Vec<[u64; 4]>,
+}
+
+/// The game and the position's length: the arrays are too large to print
+/// usefully.
+impl std::fmt::Debug for Lines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lines")
+            .field("game", &self.geo.rules)
+            .field("moves", &self.history.len())
+            .field("track_counts", &self.track_counts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Lines {
+    /// The empty board of `rules`, counting shapes (for board values).
+    pub fn new(rules: Rules) -> Lines {
+        let geo = Geometry::of(rules);
+        let mut classifier = LineClassifier::new(rules.k, rules.rule);
+        let n = rules.cells();
+        let cells: Vec<Cell> = geo
+            .empty_codes
+            .iter()
+            .map(|&codes| Cell {
+                codes: codes.map(|c| c[0]),
+                pairs: codes.map(|c| classifier.classify(c)),
+                state: 0,
+            })
+            .collect();
+        // Two bits for each of the 2r cells of a window.
+        let wide = 4 * super::shape::radius(rules.k, rules.rule) > 64;
+        let high: Vec<[u64; 4]> = if wide {
+            geo.empty_codes.iter().map(|c| c.map(|c| c[1])).collect()
+        } else {
+            Vec::new()
+        };
+        Lines {
+            blank: Arc::new(Blank {
+                cells: cells.clone(),
+                high: high.clone(),
+            }),
+            geo,
+            classifier,
+            cells,
+            high,
+            counts: [[0; Shape::NUM]; 3],
+            track_counts: true,
+            history: Vec::with_capacity(n),
+            unscored: 0,
+            updates: 0,
+        }
+    }
+
+    /// The empty board of `rules`, without shape counts: for players that
+    /// never ask for a board value (the greedy player). Counts asked for
+    /// anyway are recomputed from the cells on every call.
+    pub fn without_counts(rules: Rules) -> Lines {
+        let mut l = Lines::new(rules);
+        l.track_counts = false;
+        l
+    }
+
+    /// The game.
+    pub fn rules(&self) -> &Rules {
+        &self.geo.rules
+    }
+
+    /// Number of (cell, direction) updates made so far: a speed measure.
+    pub fn updates(&self) -> u64 {
+        self.updates
+    }
+
+    /// Number of moves applied.
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Back to the empty board, with every sheet.
+    pub fn reset(&mut self, sheets: &mut Sheets) {
+        self.history.clear();
+        self.unscored = 0;
+        self.cells.copy_from_slice(&self.blank.cells);
+        self.high.copy_from_slice(&self.blank.high);
+        // The empty board has no stones to count.
+        self.counts = [[0; Shape::NUM]; 3];
+        sheets.reset();
+    }
+
+    /// Plays `m` for `color` and rescores every changed cell on every sheet.
+    /// `hash` is the board hash before the move (used by [`Lines::sync`]).
+    #[inline]
+    pub fn play(&mut self, m: Move, color: Color, hash: u64, sheets: &mut Sheets) {
+        assert_eq!(
+            self.unscored, 0,
+            "a scored move on top of a move played without sheets"
+        );
+        let cell = self.geo.rules.index(m);
+        let state = color.index() as u8 + 1;
+        self.history.push((cell as u16, state, hash));
+        self.set_cell(cell, state, Some(sheets));
+    }
+
+    /// Plays `m` for `color` without rescoring any sheet: for a search
+    /// leaf, valued by its shape counts only and taken back at once. Until
+    /// it is taken back the sheets are out of date, and a scored
+    /// [`Lines::play`] panics. [`Lines::undo`] takes it back without the
+    /// sheets, so they are right again.
+    #[inline]
+    pub fn play_unscored(&mut self, m: Move, color: Color, hash: u64) {
+        let cell = self.geo.rules.index(m);
+        let state = color.index() as u8 + 1;
+        self.history.push((cell as u16, state | UNSCORED, hash));
+        self.unscored += 1;
+        self.set_cell(cell, state, None);
+    }
+
+    /// Takes back the last move (with the sheets if it was played with
+    /// them).
+    #[inline]
+    pub fn undo(&mut self, sheets: &mut Sheets) {
+        if let Some((cell, state, _)) = self.history.pop() {
+            if state & UNSCORED != 0 {
+                self.unscored -= 1;
+                self.set_cell(cell as usize, 0, None);
+            } else {
+                self.set_cell(cell as usize, 0, Some(sheets));
+            }
+        }
+    }
+
+    /// Brings the lines (and the sheets) to `board`'s position with the
+    /// fewest undo/play steps (it keeps the longest common history prefix).
+    pub fn sync(&mut self, board: &Board, sheets: &mut Sheets) {
+        let mut n = self.history.len().min(board.ply());
+        // Move i is shared when the position before it (by hash), its cell
+        // and its colour agree; then every earlier move is shared too.
+        while n > 0 && {
+            let (m, c) = board.move_at(n - 1);
+            let (cell, state, hash) = self.history[n - 1];
+            hash != board.hash_at(n - 1)
+                || cell as usize != self.geo.rules.index(m)
+                || state & !UNSCORED != c.index() as u8 + 1
+        } {
+            n -= 1;
+        }
+        if n == 0 {
+            self.reset(sheets);
+        }
+        while self.history.len() > n {
+            self.undo(sheets);
+        }
+        for i in n..board.ply() {
+            let (m, c) = board.move_at(i);
+            self.play(m, c, board.hash_at(i), sheets);
+        }
+    }
+
+    /// Sets (`state` 1 black, 2 white) or clears (0) the stone at `cell`,
+    /// updates every cell whose window sees it, and hands each changed cell
+    /// to the sheets.
+    #[inline(always)]
+    fn set_cell(&mut self, cell: usize, state: u8, sheets: Option<&mut Sheets>) {
+        let (geo, counts) = (&*self.geo, &mut self.counts);
+        let cells = (&mut self.cells[..], &mut self.high[..]);
+        let at = (cell, state);
+        // One dispatch per move, so the per-cell loop is specialised for
+        // the flat table (the case that matters for speed) and for whether
+        // counts are kept.
+        self.updates += match (&mut self.classifier, self.track_counts) {
+            (LineClassifier::Dense(table), track) => {
+                let table: &[PairIndex] = table;
+                // SAFETY: a code's low word holds 2r two-bit fields, and
+                // the flat table has an entry for each of the 4^2r values.
+                let classify = |code: [u64; 2]| {
+                    debug_assert!((code[0] as usize) < table.len());
+                    unsafe { *table.get_unchecked(code[0] as usize) }
+                };
+                // A flat table's windows are at most 10 cells: never wide.
+                if track {
+                    update::<true, false>(geo, cells, counts, at, sheets, classify)
+                } else {
+                    update::<false, false>(geo, cells, counts, at, sheets, classify)
+                }
+            }
+            (sparse, _) => {
+                let classify = |code| sparse.classify(code);
+                if cells.1.is_empty() {
+                    update::<true, false>(geo, cells, counts, at, sheets, classify)
+                } else {
+                    update::<true, true>(geo, cells, counts, at, sheets, classify)
+                }
+            }
+        };
+    }
+
+    /// Heap bytes this position owns, its empty-board copy included (the
+    /// shape table and the board geometry are shared by every position of
+    /// the game, and not counted).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        (self.cells.capacity() + self.blank.cells.capacity()) * size_of::<Cell>()
+            + (self.high.capacity() + self.blank.high.capacity()) * size_of::<[u64; 4]>()
+            + self.history.capacity() * size_of::<(u16, u8, u64)>()
+    }
+
+    /// Every cell's shape pairs and state now: how a new sheet catches up.
+    pub(crate) fn cells(&self) -> impl Iterator<Item = (&Pairs, u8)> + '_ {
+        self.cells.iter().map(|c| (&c.pairs, c.state))
+    }
+
+    /// One cell's shape pairs and state (0 empty, 1 black, 2 white).
+    #[inline]
+    pub(crate) fn cell(&self, cell: usize) -> (&Pairs, u8) {
+        let c = &self.cells[cell];
+        (&c.pairs, c.state)
+    }
+
+    /// The empty board's cells: how a sheet builds its blank.
+    pub(crate) fn blank_cells(&self) -> impl Iterator<Item = (&Pairs, u8)> + '_ {
+        self.blank.cells.iter().map(|c| (&c.pairs, c.state))
+    }
+
+    /// The shape a `color` stone at `m` makes (or has, if it is there) in
+    /// each of the 4 directions.
+    #[inline]
+    pub fn shapes_at(&self, m: Move, color: Color) -> [Shape; 4] {
+        self.shapes_at_cell(self.geo.rules.index(m), color)
+    }
+
+    /// [`Lines::shapes_at`] by cell index.
+    #[inline]
+    pub fn shapes_at_cell(&self, cell: usize, color: Color) -> [Shape; 4] {
+        let p = self.cells[cell].pairs;
+        std::array::from_fn(|d| Shape::ALL[super::shape::pair_shape(p[d], color.index()) as usize])
+    }
+
+    /// Whether a `color` stone at `cell` (empty, or just played) makes k in
+    /// a row: a [`Shape::Win`] in some direction.
+    #[inline]
+    pub fn wins_at_cell(&self, cell: usize, color: Color) -> bool {
+        let p = self.cells[cell].pairs;
+        p.iter()
+            .any(|&q| super::shape::pair_shape(q, color.index()) == Shape::Win as u8)
+    }
+
+    /// Calls `f` with the shape counts: the maintained ones, or counts
+    /// recomputed from the cells when they are not tracked.
+    #[inline]
+    pub(crate) fn with_counts<R>(&self, f: impl FnOnce(&ShapeCounts) -> R) -> R {
+        if self.track_counts {
+            return f(&self.counts);
+        }
+        let mut c = [[0; Shape::NUM]; 3];
+        for cell in &self.cells {
+            let st = cell.state as usize;
+            for &p in &cell.pairs {
+                c[st][shape_for(st, p)] += 1;
+            }
+        }
+        f(&c)
+    }
+
+    /// (stone, direction) pairs of `color` with shape `s`.
+    pub fn shape_count(&self, color: Color, s: Shape) -> i32 {
+        self.with_counts(|c| c[color.index() + 1][s as usize])
+    }
+
+    /// Whether `color` has a stone with a (k−1) shape: it could win at once.
+    #[inline]
+    pub fn can_win_now(&self, color: Color) -> bool {
+        let near = |c: &ShapeCounts| {
+            let c = &c[color.index() + 1];
+            c[Shape::OpenIn1 as usize] + c[Shape::ClosedIn1 as usize] > 0
+        };
+        self.with_counts(near)
+    }
+}
+
+/// The shape index that counts for a cell in `state` (0 empty → sink 0):
+/// black's shape is bits 4–6 of the pair index, white's bits 1–3, and an
+/// empty cell shifts both out, so the choice needs no branch.
+#[inline(always)]
+pub(crate) fn shape_for(state: usize, pair: PairIndex) -> usize {
+    ((pair as usize) >> (1 + 3 * (2 - state))) & 7
+}
+
+/// The body of [`Lines::set_cell`], for one way of classifying line codes;
+/// returns the number of (cell, direction) updates.
+#[inline(always)]
+fn update<const COUNT: bool, const WIDE: bool>(
+    geo: &Geometry,
+    (cells, high): (&mut [Cell], &mut [[u64; 4]]),
+    counts: &mut ShapeCounts,
+    (cell, state): (usize, u8),
+    mut sheets: Option<&mut Sheets>,
+    mut classify: impl FnMut([u64; 2]) -> PairIndex,
+) -> u64 {
+    // The loop below indexes without checks: every touched cell comes from
+    // the geometry of this board, whose cells `cells` holds, and the sheets
+    // must hold as many (they could come from another game).
+    if let Some(s) = &sheets {
+        assert_eq!(s.cells(), cells.len(), "score sheets of another game");
+    }
+    let me = &mut cells[cell];
+    let old_state = me.state as usize;
+    // The cell itself: its codes are unchanged, only its owner.
+    if COUNT {
+        for d in 0..4 {
+            let p = me.pairs[d];
+            counts[old_state][shape_for(old_state, p)] -= 1;
+            counts[state as usize][shape_for(state as usize, p)] += 1;
+        }
+    }
+    me.state = state;
+    if let Some(s) = sheets.as_deref_mut() {
+        s.apply(cell, &me.pairs, state);
+    }
+    // The played cell's field in each neighbour's code goes from the old
+    // state to the new one: the two differ in exactly the bits of `flip`.
+    let flip = (state ^ old_state as u8) as u64;
+    let touches = geo.touches(cell);
+    for t in touches {
+        let (q, d) = (t.cell as usize, (t.word >> 1) as usize & 3);
+        debug_assert!(q < cells.len());
+        // SAFETY: see the assertion above.
+        let c = unsafe { cells.get_unchecked_mut(q) };
+        // The low word unless the field is past bit 64 (wide windows only).
+        let code = if WIDE {
+            if t.word & 1 == 0 {
+                c.codes[d] ^= flip << t.shift;
+            } else {
+                high[q][d] ^= flip << t.shift;
+            }
+            [c.codes[d], high[q][d]]
+        } else {
+            c.codes[d] ^= flip << t.shift;
+            [c.codes[d], 0]
+        };
+        let new = classify(code);
+        let old = std::mem::replace(&mut c.pairs[d], new);
+        let qs = c.state as usize;
+        // Only stones count (an empty cell's pair would go to the sink row
+        // and back): a branch, but a chain of read-modify-writes of one
+        // counter cost more than its mispredictions.
+        if COUNT && qs != 0 {
+            counts[qs][shape_for(qs, old)] -= 1;
+            counts[qs][shape_for(qs, new)] += 1;
+        }
+        // Occupied cells too: −∞ either way, and no branch to mispredict.
+        if let Some(s) = sheets.as_deref_mut() {
+            // SAFETY: `q` is a cell of this board (see the assertion
+            // above), and the classifier gives pair indices.
+            unsafe { s.apply_unchecked(q, &c.pairs, c.state) };
+        }
+    }
+    touches.len() as u64
+}

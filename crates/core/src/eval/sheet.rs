@@ -1,0 +1,255 @@
+//! Cell scores kept in step with a [`Lines`]: two score sheets updated
+//! together, each one weight set's scores for one side to move. An
+//! evaluator holds one weight set for either mover; two greedy players in
+//! one game hold black's weights for black and white's for white.
+//!
+//! A cell's score is the greedy rule of the brief, `attack × Σ own[mover's
+//! shape] + defence × Σ opp[opponent's shape]` over the 4 directions. Each
+//! direction's term depends only on the shape pair there, so [`Sheets`]
+//! holds a 64-entry table of both sheets' terms by pair (one load gives
+//! both, and both sums run side by side in one SIMD register) and, per
+//! sheet, the flat array of sums. Occupied cells score −∞, so a max pass
+//! over the array never picks them and needs no occupancy test.
+//!
+//! Scores are `f64` and always summed in direction order from the same
+//! table, so a cell's score is a pure function of its four shape pairs and
+//! its occupancy: incremental updates and a rebuild from scratch agree bit
+//! for bit, and ties between cells are exact.
+
+use super::lines::{Lines, Pairs};
+use super::shape::{pair_shape, Shape};
+use super::weights::Weights;
+use crate::game::Color;
+use std::sync::Arc;
+
+/// The number of shape pairs, the size of the term table.
+const PAIRS: usize = Shape::NUM * Shape::NUM;
+
+/// Two sheets of cell scores kept in step with a [`Lines`], each one weight
+/// set's `attack × Σ own + defence × Σ opp` per empty cell for one side to
+/// move (−∞ on occupied cells), summed in a fixed order so that equal
+/// shapes give bit-identical scores.
+///
+/// ```
+/// use mnk_core::eval::{shipped_weights, Lines, Sheets};
+/// use mnk_core::game::{Board, Color, Move, Rules};
+/// let rules = Rules::GOMOKU;
+/// let mut lines = Lines::new(rules);
+/// let w = shipped_weights(rules);
+/// // Sheet 0: these weights with black to move; sheet 1: with white.
+/// let mut sheets = Sheets::new([(&w, Color::Black), (&w, Color::White)], &lines);
+/// let h8: Move = "h8".parse().unwrap();
+/// lines.play(h8, Color::Black, Board::new(rules).hash(), &mut sheets);
+/// assert_eq!(sheets.scores(1)[rules.index(h8)], f64::NEG_INFINITY);
+/// lines.undo(&mut sheets);
+/// assert!(sheets.scores(1)[rules.index(h8)].is_finite());
+/// ```
+#[derive(Clone)]
+pub struct Sheets {
+    /// Both sheets' term of one direction, by shape pair.
+    term: [[f64; 2]; PAIRS],
+    /// Score by cell, −∞ if occupied, per sheet.
+    scores: [Vec<f64>; 2],
+    /// The scores as `f32`, per sheet: see [`Sheets::keys`].
+    keys: [Vec<f32>; 2],
+    /// Each sheet's empty-board scores and keys, copied in to start a game.
+    blank: [Arc<Blank>; 2],
+}
+
+/// One sheet's empty-board scores and keys.
+#[derive(Debug)]
+struct Blank {
+    scores: Vec<f64>,
+    keys: Vec<f32>,
+}
+
+impl std::fmt::Debug for Sheets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sheets")
+            .field("cells", &self.scores[0].len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// One sheet's term of one direction, by shape pair.
+fn terms(weights: &Weights, mover: Color) -> [f64; PAIRS] {
+    let [own, opp] = weights.by_shape();
+    let me = mover.index();
+    // Entry p is pair index 2p.
+    std::array::from_fn(|p| {
+        let p = 2 * p as u8;
+        let (mine, theirs) = (pair_shape(p, me), pair_shape(p, 1 - me));
+        weights.attack * own[mine as usize] + weights.defence * opp[theirs as usize]
+    })
+}
+
+impl Sheets {
+    /// Sheet `i` scores with `sheets[i].0` for `sheets[i].1` to move, on
+    /// `lines`' position.
+    pub fn new(sheets: [(&Weights, Color); 2], lines: &Lines) -> Sheets {
+        let [a, b] = sheets.map(|(w, mover)| terms(w, mover));
+        let cells = lines.rules().cells();
+        let mut s = Sheets {
+            term: std::array::from_fn(|p| [a[p], b[p]]),
+            scores: [vec![0.0; cells], vec![0.0; cells]],
+            keys: [vec![0.0; cells], vec![0.0; cells]],
+            blank: [(); 2].map(|_| {
+                Arc::new(Blank {
+                    scores: Vec::new(),
+                    keys: Vec::new(),
+                })
+            }),
+        };
+        for (cell, (pairs, state)) in lines.blank_cells().enumerate() {
+            s.apply(cell, pairs, state);
+        }
+        s.blank = [0, 1].map(|i| {
+            Arc::new(Blank {
+                scores: s.scores[i].clone(),
+                keys: s.keys[i].clone(),
+            })
+        });
+        for (cell, (pairs, state)) in lines.cells().enumerate() {
+            s.apply(cell, pairs, state);
+        }
+        s
+    }
+
+    /// Rescores one cell on both sheets from its shape pairs and state (0
+    /// empty, 1 or 2 a stone): always the same sum in the same order, so
+    /// equal shapes give bit-identical scores.
+    #[inline]
+    pub(crate) fn apply(&mut self, cell: usize, pairs: &Pairs, state: u8) {
+        assert!(cell < self.cells(), "cell {cell} of another game");
+        assert!(pairs
+            .iter()
+            .all(|&p| (p as usize) < 2 * PAIRS && p % 2 == 0));
+        // SAFETY: both just checked.
+        unsafe { self.apply_unchecked(cell, pairs, state) }
+    }
+
+    /// [`Sheets::apply`] without bounds checks, for the update loop, with
+    /// the cell's pairs read in place: each a byte load, since one of them
+    /// was just stored as a byte (a whole-word load would stall on store
+    /// forwarding).
+    ///
+    /// # Safety
+    /// `cell` must be below [`Sheets::cells`], and the pairs must be pair
+    /// indices (even, below 128).
+    #[inline(always)]
+    pub(crate) unsafe fn apply_unchecked(&mut self, cell: usize, pairs: &Pairs, state: u8) {
+        debug_assert!(cell < self.cells());
+        debug_assert!(pairs
+            .iter()
+            .all(|&p| (p as usize) < 2 * PAIRS && p % 2 == 0));
+        let base = self.term.as_ptr().cast::<f64>();
+        // SAFETY: the caller's: a pair index is the offset in f64s of its
+        // entry (twice the entry's number, below 64), so the `[f64; 2]` at
+        // that offset is inside the table and aligned like its entries.
+        let p = |d: usize| unsafe { &*base.add(pairs[d] as usize).cast::<[f64; 2]>() };
+        // The cell's state (0 empty, 1 or 2 a stone) picks its penalty.
+        const PENALTY: [[f64; 2]; 4] = [
+            [0.0; 2],
+            [f64::NEG_INFINITY; 2],
+            [f64::NEG_INFINITY; 2],
+            [f64::NEG_INFINITY; 2],
+        ];
+        let penalty = &PENALTY[state as usize & 3];
+        let ([s0, s1], [k0, k1]) = sum([p(0), p(1), p(2), p(3), penalty]);
+        // SAFETY: the caller's.
+        unsafe {
+            *self.scores[0].get_unchecked_mut(cell) = s0;
+            *self.scores[1].get_unchecked_mut(cell) = s1;
+            *self.keys[0].get_unchecked_mut(cell) = k0;
+            *self.keys[1].get_unchecked_mut(cell) = k1;
+        }
+    }
+
+    /// The number of cells both sheets hold.
+    #[inline]
+    pub(crate) fn cells(&self) -> usize {
+        let n = self.scores[0].len().min(self.scores[1].len());
+        n.min(self.keys[0].len()).min(self.keys[1].len())
+    }
+
+    /// Sheet `i`'s flat score array: one entry per cell, −∞ if occupied.
+    #[inline]
+    pub fn scores(&self, i: usize) -> &[f64] {
+        &self.scores[i]
+    }
+
+    /// Sheet `i`'s scores as `f32`, rounded to nearest. Rounding keeps
+    /// order (a ≤ b gives key(a) ≤ key(b)), so every best score has the
+    /// best key: a choice scans the keys, four to an SSE2 register instead
+    /// of two, and compares the exact scores of those few cells only
+    /// ([`crate::players::argmax_keyed`]).
+    #[inline]
+    pub fn keys(&self, i: usize) -> &[f32] {
+        &self.keys[i]
+    }
+
+    /// Back to the empty board's scores.
+    pub fn reset(&mut self) {
+        for i in 0..2 {
+            self.scores[i].copy_from_slice(&self.blank[i].scores);
+            self.keys[i].copy_from_slice(&self.blank[i].keys);
+        }
+    }
+
+    /// Sheet `i` becomes sheet `j` of `other` (another weight set or mover,
+    /// same game) from the next [`Sheets::reset`] on ([`Lines::reset`]
+    /// calls it), reusing this one's memory. Until then its scores are
+    /// those of the sheet it was.
+    pub fn reset_to(&mut self, i: usize, other: &Sheets, j: usize) {
+        for (mine, theirs) in self.term.iter_mut().zip(&other.term) {
+            mine[i] = theirs[j];
+        }
+        if !Arc::ptr_eq(&self.blank[i], &other.blank[j]) {
+            self.blank[i] = other.blank[j].clone();
+        }
+        let n = self.blank[i].scores.len();
+        self.scores[i].resize(n, f64::NEG_INFINITY);
+        self.keys[i].resize(n, f32::NEG_INFINITY);
+    }
+
+    /// Heap bytes these sheets own, their empty-board copies included.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        (0..2)
+            .map(|i| {
+                let b = &self.blank[i];
+                (self.scores[i].capacity() + b.scores.capacity()) * size_of::<f64>()
+                    + (self.keys[i].capacity() + b.keys.capacity()) * size_of::<f32>()
+            })
+            .sum()
+    }
+}
+
+/// `((a + b) + c) + d) + e`, lane by lane, and the sums as `f32`: both
+/// sheets' sums in one SSE2 register on x86-64 (part of its baseline), the
+/// same IEEE additions in the same order as the plain code elsewhere.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn sum(v: [&[f64; 2]; 5]) -> ([f64; 2], [f32; 2]) {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86-64 baseline; each load reads one
+    // `[f64; 2]`, the stores write into arrays of two and four.
+    unsafe {
+        let mut acc = _mm_loadu_pd(v[0].as_ptr());
+        for x in &v[1..] {
+            acc = _mm_add_pd(acc, _mm_loadu_pd(x.as_ptr()));
+        }
+        let (mut out, mut keys) = ([0.0; 2], [0.0f32; 4]);
+        _mm_storeu_pd(out.as_mut_ptr(), acc);
+        _mm_storeu_ps(keys.as_mut_ptr(), _mm_cvtpd_ps(acc));
+        (out, [keys[0], keys[1]])
+    }
+}
+
+/// `((a + b) + c) + d) + e`, lane by lane, and the sums as `f32`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn sum(v: [&[f64; 2]; 5]) -> ([f64; 2], [f32; 2]) {
+    let s: [f64; 2] = std::array::from_fn(|i| v[0][i] + v[1][i] + v[2][i] + v[3][i] + v[4][i]);
+    (s, s.map(|x| x as f32))
+}
