@@ -1,7 +1,7 @@
-//! The README's examples are tests: every ```` ```console ```` block runs
+//! The docs' examples are tests: every ```` ```console ```` block of the
+//! README and of the command pages (`docs/commands/*.md`, [`PAGES`]) runs
 //! its `$ mnk …` commands and compares what they print with the lines
-//! below them, so a README that drifts from the program fails `cargo
-//! test`.
+//! below them, so a page that drifts from the program fails `cargo test`.
 //!
 //! The syntax is trycmd's (the matching is snapbox's):
 //! - `$ mnk ARGS` runs the binary under test (split like a shell would);
@@ -16,28 +16,53 @@
 //!   it), and ```` ```console ignore ```` blocks never run (interactive
 //!   sessions, other machines).
 //!
-//! All blocks run in README order in one scratch folder that holds a copy
-//! of `weights/`, so a later example may use what an earlier one wrote.
-//! A fast block must not depend on a slow one.
+//! All blocks run in [`PAGES`] order, and in page order within a page, in
+//! one scratch folder that holds a copy of `weights/`, so a later example
+//! may use what an earlier one wrote. A fast block must not depend on a
+//! slow one.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+/// The pages whose examples run, in the order they run: the README's
+/// tour first, then the command pages in the order a reader meets the
+/// commands (later pages use the run folders earlier ones train). Every
+/// page in `docs/commands/` must be listed
+/// ([`every_command_page_is_tested`]).
+const PAGES: &[&str] = &[
+    "README.md",
+    "docs/commands/specs.md",
+    "docs/commands/train.md",
+    "docs/commands/mpi.md",
+    "docs/commands/plot.md",
+    "docs/commands/match.md",
+    "docs/commands/openings.md",
+    "docs/commands/brains.md",
+    "docs/commands/solve.md",
+    "docs/commands/eval.md",
+    "docs/commands/weights.md",
+    "docs/commands/play.md",
+    "docs/commands/serve.md",
+    "docs/commands/replay.md",
+    "docs/commands/brain.md",
+    "docs/commands/bench.md",
+];
+
 /// One `$ mnk …` of a block and what it must print.
 #[derive(Debug)]
 struct Example {
-    /// The README line of the `$`.
-    line: usize,
+    /// The page and line of the `$` (`docs/commands/train.md:16`).
+    line: String,
     args: Vec<String>,
     status: i32,
     expected: String,
     slow: bool,
 }
 
-/// The README's examples, in order.
-fn examples(readme: &str) -> Vec<Example> {
+/// A page's examples, in order; `page` names it in messages.
+fn examples(page: &str, readme: &str) -> Vec<Example> {
     let mut out: Vec<Example> = Vec::new();
     let mut block: Option<bool> = None; // Some(slow) inside a tested block
     let mut fence_skip = false;
@@ -66,16 +91,16 @@ fn examples(readme: &str) -> Vec<Example> {
         let Some(slow) = block else { continue };
         if let Some(cmd) = line.strip_prefix("$ ") {
             let words =
-                shlex::split(cmd).unwrap_or_else(|| panic!("README.md:{n}: cannot split {cmd:?}"));
+                shlex::split(cmd).unwrap_or_else(|| panic!("{page}:{n}: cannot split {cmd:?}"));
             let (program, args) = words
                 .split_first()
-                .unwrap_or_else(|| panic!("README.md:{n}: an empty command"));
+                .unwrap_or_else(|| panic!("{page}:{n}: an empty command"));
             assert_eq!(
                 program, "mnk",
-                "README.md:{n}: console blocks run mnk only (use a sh block for other commands)"
+                "{page}:{n}: console blocks run mnk only (use a sh block for other commands)"
             );
             out.push(Example {
-                line: n,
+                line: format!("{page}:{n}"),
                 args: args.to_vec(),
                 status: 0,
                 expected: String::new(),
@@ -84,20 +109,20 @@ fn examples(readme: &str) -> Vec<Example> {
         } else if let Some(code) = line.strip_prefix("? ") {
             let last = out
                 .last_mut()
-                .unwrap_or_else(|| panic!("README.md:{n}: `?` before any command"));
+                .unwrap_or_else(|| panic!("{page}:{n}: `?` before any command"));
             last.status = code
                 .trim()
                 .parse()
-                .unwrap_or_else(|_| panic!("README.md:{n}: bad exit status {code:?}"));
+                .unwrap_or_else(|_| panic!("{page}:{n}: bad exit status {code:?}"));
         } else {
             let last = out
                 .last_mut()
-                .unwrap_or_else(|| panic!("README.md:{n}: output before any command"));
+                .unwrap_or_else(|| panic!("{page}:{n}: output before any command"));
             last.expected.push_str(line);
             last.expected.push('\n');
         }
     }
-    assert!(block.is_none(), "README.md: a console block is not closed");
+    assert!(block.is_none(), "{page}: a console block is not closed");
     out
 }
 
@@ -147,13 +172,24 @@ fn sandbox() -> tempfile::TempDir {
     dir
 }
 
+/// Every page's examples, in [`PAGES`] order.
+fn all_examples() -> Vec<Example> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    PAGES
+        .iter()
+        .flat_map(|page| {
+            let text =
+                std::fs::read_to_string(root.join(page)).unwrap_or_else(|e| panic!("{page}: {e}"));
+            examples(page, &text)
+        })
+        .collect()
+}
+
 /// Runs the examples (the slow ones too if `slow`) and lists every one
-/// whose output or status differs, with its README line.
+/// whose output or status differs, with its page and line.
 fn check(slow: bool) {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let all = examples(&readme);
-    assert!(!all.is_empty(), "README.md has no console examples");
+    let all = all_examples();
+    assert!(!all.is_empty(), "the docs have no console examples");
     let dir = sandbox();
     let assert = snapbox::Assert::new();
     let mut failures = Vec::new();
@@ -165,7 +201,7 @@ fn check(slow: bool) {
             .is_ok();
         if !same || status != ex.status {
             failures.push(format!(
-                "README.md:{}: mnk {}\n  exit status {status} (README: {})\n--- README ---\n{}--- mnk printed ---\n{actual}",
+                "{}: mnk {}\n  exit status {status} (docs: {})\n--- docs ---\n{}--- mnk printed ---\n{actual}",
                 ex.line,
                 ex.args.join(" "),
                 ex.status,
@@ -175,7 +211,7 @@ fn check(slow: bool) {
     }
     assert!(
         failures.is_empty(),
-        "{} README example(s) differ from what mnk prints:\n\n{}",
+        "{} docs example(s) differ from what mnk prints:\n\n{}",
         failures.len(),
         failures.join("\n")
     );
@@ -194,20 +230,44 @@ fn slow_examples() {
     check(true);
 }
 
+/// A command page nobody runs would drift unseen: every page in
+/// `docs/commands/` is in [`PAGES`], and every page there exists.
+#[test]
+fn every_command_page_is_tested() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut on_disk: Vec<String> = std::fs::read_dir(root.join("docs/commands"))
+        .unwrap()
+        .map(|e| format!("docs/commands/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|p| p.ends_with(".md"))
+        .collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = PAGES[1..].iter().map(|p| p.to_string()).collect();
+    listed.sort();
+    assert_eq!(
+        on_disk, listed,
+        "docs/commands/ and readme.rs's PAGES differ"
+    );
+}
+
 #[test]
 fn the_example_syntax_is_read_as_documented() {
     let text = "intro\n```sh\n$ cargo run\n```\n```console\n$ mnk eval -g tictactoe\nline [..]\n...\n$ mnk bad\n? 2\nerror: [..]\n```\n```console slow\n$ mnk train\n```\n```console ignore\n$ mnk play\n```\n";
-    let ex = examples(text);
-    let summary: Vec<(usize, String, i32, bool)> = ex
+    let ex = examples("page.md", text);
+    let summary: Vec<(String, String, i32, bool)> = ex
         .iter()
-        .map(|e| (e.line, e.args.join(" "), e.status, e.slow))
+        .map(|e| (e.line.clone(), e.args.join(" "), e.status, e.slow))
         .collect();
     assert_eq!(
         summary,
         [
-            (6, "eval -g tictactoe".to_string(), 0, false),
-            (9, "bad".to_string(), 2, false),
-            (14, "train".to_string(), 0, true),
+            (
+                "page.md:6".to_string(),
+                "eval -g tictactoe".to_string(),
+                0,
+                false
+            ),
+            ("page.md:9".to_string(), "bad".to_string(), 2, false),
+            ("page.md:14".to_string(), "train".to_string(), 0, true),
         ]
     );
     assert_eq!(ex[0].expected, "line [..]\n...\n");

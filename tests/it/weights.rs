@@ -499,7 +499,7 @@ fn the_original_programs_file_imports() {
         e.original_cell_score_bound(),
         4 * (2476 * 10001634707961 + 2256 * 10011725986827)
     );
-    // The README's sample is this file.
+    // docs/commands/weights.md's sample is this file.
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/ChessboardValue.txt");
     assert_eq!(std::fs::read_to_string(sample).unwrap(), text);
 }
@@ -1005,7 +1005,7 @@ fn imported_weights_keep_the_board_value() {
     }
 }
 
-/// The README's commands, as written, from the repository's folder.
+/// docs/commands/weights.md's commands, as written, from the repository's folder.
 #[test]
 fn readme_commands_run() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
