@@ -62,11 +62,6 @@ impl TrainedPlayer {
         self.spec.shipped_weights(rules)
     }
 
-    /// Whether the player searches (not greedy).
-    pub fn is_search(&self) -> bool {
-        self.limits().is_some()
-    }
-
     /// The spec text (`greedy`, `search:depth=2,width=9`).
     pub fn spec(&self) -> String {
         self.spec.to_string()

@@ -34,13 +34,6 @@ string_enum! {
     }
 }
 
-impl Reason {
-    /// Parses [`Reason::as_str`]'s words.
-    pub fn parse(s: &str) -> Option<Reason> {
-        s.parse().ok()
-    }
-}
-
 /// The result of a round (a random-search round or an SPSA step): what
 /// `rounds.csv` records.
 #[derive(Clone, Debug, PartialEq)]
@@ -253,11 +246,6 @@ string_enum! {
 }
 
 impl ConfirmVerdict {
-    /// Parses [`ConfirmVerdict::as_str`]'s words.
-    pub fn parse(s: &str) -> Option<ConfirmVerdict> {
-        s.parse().ok()
-    }
-
     /// Whether the challenger is adopted.
     pub fn passed(self) -> bool {
         matches!(self, ConfirmVerdict::AcceptH1 | ConfirmVerdict::Pass)

@@ -526,16 +526,6 @@ impl Trainer {
         self.commit.clone()
     }
 
-    /// Changes the number of rounds of a resumed run (to go on past its
-    /// planned end) and rewrites `run.toml`.
-    pub fn set_rounds(&mut self, rounds: u32) -> Result<(), TrainError> {
-        let cfg = RunConfig {
-            rounds,
-            ..self.cfg.clone()
-        };
-        self.reconfigure(cfg, false)
-    }
-
     /// Changes the configuration of a resumed run and rewrites `run.toml`.
     ///
     /// Only the number of rounds, `max_games`, the optimiser, the selection

@@ -31,6 +31,8 @@ struct Source {
     path: String,
     module: String,
     code: String,
+    /// Its string literals' contents, with their lines.
+    strings: Vec<(usize, String)>,
 }
 
 /// Every `.rs` file under `src/` and `crates/core/src/` but the two
@@ -56,6 +58,7 @@ fn sources() -> Vec<Source> {
                 path,
                 module,
                 code: code_only(&text),
+                strings: strings_of(&text),
             })
         })
         .collect()
@@ -91,6 +94,38 @@ fn module_of(path: &str) -> Option<String> {
 /// The text with comments and the contents of string and character
 /// literals replaced by spaces; line breaks are kept.
 fn code_only(text: &str) -> String {
+    blanked(text, true)
+}
+
+/// The contents of the string literals of a text, each with the 1-based
+/// line it starts on (comments are not strings).
+fn strings_of(text: &str) -> Vec<(usize, String)> {
+    let code: Vec<char> = blanked(text, true).chars().collect();
+    let no_comments: Vec<char> = blanked(text, false).chars().collect();
+    let mut found: Vec<(usize, String)> = Vec::new();
+    let (mut line, mut inside) = (1, false);
+    for (k, &ch) in no_comments.iter().enumerate() {
+        // Blanked in the code but not in the comment-free text: a
+        // string's character (its spaces too, once inside).
+        let in_string = code[k] == ' ' && (ch != ' ' || inside);
+        if in_string && !inside {
+            found.push((line, String::new()));
+        }
+        if in_string {
+            found.last_mut().unwrap().1.push(ch);
+        }
+        inside = in_string;
+        if ch == '\n' {
+            line += 1;
+        }
+    }
+    found
+}
+
+/// `text` with comments blanked and, if `strings`, the contents of string
+/// and character literals too; every character becomes one character, so
+/// the two versions align.
+fn blanked(text: &str, strings: bool) -> String {
     let c: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     // Blanks c[from..to], keeping line breaks.
@@ -154,7 +189,11 @@ fn code_only(text: &str) -> String {
             }
             let end = (j + 1 + hashes).min(c.len());
             out.extend(&c[i..=open]);
-            blank(&mut out, open + 1, j);
+            if strings {
+                blank(&mut out, open + 1, j);
+            } else {
+                out.extend(&c[open + 1..j.min(c.len())]);
+            }
             out.extend(&c[j.min(c.len())..end]);
             i = end;
         } else if c[i] == '"' {
@@ -163,7 +202,11 @@ fn code_only(text: &str) -> String {
                 j += if c[j] == '\\' { 2 } else { 1 };
             }
             out.push('"');
-            blank(&mut out, i + 1, j);
+            if strings {
+                blank(&mut out, i + 1, j);
+            } else {
+                out.extend(&c[i + 1..j.min(c.len())]);
+            }
             if j < c.len() {
                 out.push('"');
             }
@@ -490,6 +533,121 @@ fn core_dependency_violations(manifest: &str, layers: &Layers) -> Vec<String> {
     bad
 }
 
+/// Library files whose messages still name a flag, while their errors are
+/// being made typed. The list may only shrink.
+const FLAG_NAMING_FILES: &[&str] = &["src/train/rundir/mod.rs", "src/train/trainer.rs"];
+
+/// Where a string of the library names a command-line flag (`--force`):
+/// the library's errors carry data, and the binary words them, because
+/// which flag helps depends on the command (`mnk play` has no
+/// `--any-game`). Comments may name flags, and so may a quoted command
+/// line (`` `mnk train --resume DIR` `` in a file's header) and unit tests
+/// (from the first `#[cfg(test)]` on); other strings outside `cli` may not.
+fn flag_violations(sources: &[Source], allowed: &[&str]) -> Vec<String> {
+    let mut bad = Vec::new();
+    let mut naming = BTreeSet::new();
+    for s in sources.iter().filter(|s| s.module != BINARY) {
+        let tests_from = s
+            .code
+            .find("#[cfg(test)]")
+            .map_or(usize::MAX, |at| line_at(&s.code, at));
+        for (line, text) in s.strings.iter().filter(|(line, text)| {
+            *line < tests_from && !text.contains("`mnk ")
+        }) {
+            let flag = text.match_indices("--").find_map(|(at, _)| {
+                let before = text[..at].chars().next_back();
+                let name: String = text[at + 2..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+                    .collect();
+                (before != Some('-') && name.len() > 1).then_some(name)
+            });
+            if let Some(flag) = flag {
+                naming.insert(s.path.clone());
+                if !allowed.contains(&s.path.as_str()) {
+                    bad.push(format!(
+                        "{}:{line}: the library names the flag --{flag}: return a typed error and let src/cli/ word it",
+                        s.path
+                    ));
+                }
+            }
+        }
+    }
+    for f in allowed {
+        if !naming.contains(*f) {
+            bad.push(format!(
+                "{f}: names no flag now: remove it from FLAG_NAMING_FILES in tests/it/tidy.rs"
+            ));
+        }
+    }
+    bad
+}
+
+/// The code (comments and strings blanked) of every `.rs` file that may
+/// use the library: both crates, the tests, benches, examples and fuzz
+/// targets.
+fn all_code() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in [
+        "src",
+        CORE_SRC,
+        "tests",
+        "benches",
+        "examples",
+        "fuzz/fuzz_targets",
+    ] {
+        walk(&root.join(dir), &mut files);
+    }
+    files
+        .iter()
+        .map(|f| code_only(&std::fs::read_to_string(f).unwrap()))
+        .collect()
+}
+
+/// Public functions named nowhere but in their own definition: dead API,
+/// which `pub` hides from the compiler's dead-code lint.
+fn unused_pub_fns(sources: &[Source], all_code: &[String]) -> Vec<String> {
+    let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
+    for code in all_code {
+        for word in code.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            if !word.is_empty() {
+                *uses.entry(word).or_default() += 1;
+            }
+        }
+    }
+    let mut bad = Vec::new();
+    for s in sources {
+        for at in word_offsets(&s.code, "fn") {
+            let mut before = s.code[..at].trim_end();
+            while let Some(rest) = ["const", "unsafe", "async"]
+                .iter()
+                .find_map(|q| before.strip_suffix(q))
+            {
+                before = rest.trim_end();
+            }
+            let public = before.strip_suffix("pub").is_some_and(|rest| {
+                !rest
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            });
+            if !public {
+                continue;
+            }
+            let name = leading_ident(skip_space(&s.code, at + 2));
+            if uses.get(name).copied().unwrap_or(0) <= 1 {
+                bad.push(format!(
+                    "{}:{}: pub fn {name} is used nowhere: remove it",
+                    s.path,
+                    line_at(&s.code, at)
+                ));
+            }
+        }
+    }
+    bad
+}
+
 /// Files over [`MAX_LINES`] not in [`LONG_FILES`], and entries of
 /// [`LONG_FILES`] that are short now (or gone).
 fn length_violations(sources: &[Source], long_files: &[&str]) -> Vec<String> {
@@ -583,6 +741,22 @@ fn every_listed_module_exists() {
 }
 
 #[test]
+fn the_library_names_no_flags() {
+    assert_none(
+        "flags named outside src/cli/",
+        flag_violations(&sources(), FLAG_NAMING_FILES),
+    );
+}
+
+#[test]
+fn every_pub_fn_is_used() {
+    assert_none(
+        "dead public functions",
+        unused_pub_fns(&sources(), &all_code()),
+    );
+}
+
+#[test]
 fn files_stay_short() {
     assert_none("files too long", length_violations(&sources(), LONG_FILES));
 }
@@ -603,6 +777,7 @@ fn the_checks_catch_violations() {
         path: path.to_string(),
         module: module_of(path).unwrap(),
         code: code_only(text),
+        strings: strings_of(text),
     };
     let sources = [
         source(
@@ -656,6 +831,36 @@ fn the_checks_catch_violations() {
     assert_eq!(
         import_violations(&unlisted, &layers),
         ["src/plot/mod.rs:1: module `plot` has no row in ARCHITECTURE.md ## Layers"]
+    );
+    let flags = [
+        source(
+            "src/train/x.rs",
+            "// --force in a comment is fine\nconst A: &str = \"--- a rule ---\";\n\
+             fn f() -> String { format!(\"pass --force to {}\", 1) }\n\
+             const C: &str = \"continue with `mnk train --resume DIR`\";\n\
+             #[cfg(test)]\nconst D: &str = \"brain --weights a.toml\";\n",
+        ),
+        source("src/cli/x.rs", "const B: &str = \"pass --force\";\n"),
+    ];
+    assert_eq!(
+        flag_violations(&flags, &["src/eval/gone.rs"]),
+        [
+            "src/train/x.rs:3: the library names the flag --force: return a typed error and let src/cli/ word it",
+            "src/eval/gone.rs: names no flag now: remove it from FLAG_NAMING_FILES in tests/it/tidy.rs",
+        ]
+    );
+    let api = [source(
+        "src/game/x.rs",
+        "pub fn used() {}\npub fn dead() {}\npub(crate) fn helper() { used() }\n/// dead()\n\
+         fn private() {}\npub const fn also_dead() {}\n",
+    )];
+    let code: Vec<String> = api.iter().map(|s| s.code.clone()).collect();
+    assert_eq!(
+        unused_pub_fns(&api, &code),
+        [
+            "src/game/x.rs:2: pub fn dead is used nowhere: remove it",
+            "src/game/x.rs:6: pub fn also_dead is used nowhere: remove it",
+        ]
     );
     let long = source("src/game/big.rs", &"x\n".repeat(MAX_LINES + 1));
     let bad = length_violations(&[long], &["src/game/gone.rs"]);

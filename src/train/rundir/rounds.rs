@@ -336,7 +336,10 @@ fn parse_common(
     };
     let games: u64 = row.req("games")?;
     let plies: u64 = row.req("plies")?;
-    let reason = Reason::parse(row.text("reason"))
+    let reason = row
+        .text("reason")
+        .parse::<Reason>()
+        .ok()
         .ok_or_else(|| row.corrupt(format!("unknown reason {:?}", row.text("reason"))))?;
     let spsa_row = reason == Reason::SpsaStep;
     if spsa_row != (optimizer == Optimizer::Spsa && reason != Reason::Start) {
@@ -459,12 +462,16 @@ fn parse_confirm(
     };
     let _: f64 = row.req("confirm_score")?;
     let llr: Option<f64> = row.opt("confirm_llr")?;
-    let verdict = ConfirmVerdict::parse(row.text("confirm_verdict")).ok_or_else(|| {
-        row.corrupt(format!(
-            "column confirm_verdict: unknown verdict {:?}",
-            row.text("confirm_verdict")
-        ))
-    })?;
+    let verdict = row
+        .text("confirm_verdict")
+        .parse::<ConfirmVerdict>()
+        .ok()
+        .ok_or_else(|| {
+            row.corrupt(format!(
+                "column confirm_verdict: unknown verdict {:?}",
+                row.text("confirm_verdict")
+            ))
+        })?;
     let passed = match row.text("confirm_passed") {
         "yes" => true,
         "no" => false,

@@ -145,11 +145,6 @@ impl Book {
         shipped_index(rules).map(|i| SHIPPED[i].2)
     }
 
-    /// The shipped books: (file in the repository, game).
-    pub fn shipped_files() -> impl Iterator<Item = (&'static str, &'static str)> {
-        SHIPPED.iter().map(|&(path, game, _)| (path, game))
-    }
-
     /// Reads a book file for a game (errors name the file and line).
     pub fn load(path: &Path, rules: Rules) -> Result<Book, OpeningError> {
         Ok(Book {

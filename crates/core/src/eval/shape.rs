@@ -219,11 +219,6 @@ impl Classifier {
         self.r
     }
 
-    /// Whether this classifier memoises in a flat table.
-    pub fn is_dense(&self) -> bool {
-        matches!(self.memo, Memo::Dense(_))
-    }
-
     /// The cell state (0 empty, 1 own, 3 blocked) at a window position.
     #[inline]
     fn digit(view: u128, pos: usize) -> u8 {

@@ -16,4 +16,4 @@ pub use board::{Board, PlayError};
 pub use moves::{Color, Move, MoveParseError, Outcome};
 pub use rules::{Rule, Rules, RulesError, MAX_SIDE, MIN_SIDE};
 pub use symmetry::Symmetry;
-pub use zobrist::{splitmix64, stone_key};
+pub use zobrist::{splitmix64, stone_key, KeyHasher};

@@ -68,17 +68,6 @@ pub enum Outcome {
     Draw,
 }
 
-impl Outcome {
-    /// The score of the game for `side`: 1 for a win, ½ for a draw, 0 for a loss.
-    pub fn score_for(self, side: Color) -> f64 {
-        match self {
-            Outcome::Win(c) if c == side => 1.0,
-            Outcome::Win(_) => 0.0,
-            Outcome::Draw => 0.5,
-        }
-    }
-}
-
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

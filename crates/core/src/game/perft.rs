@@ -27,9 +27,9 @@
 //! assert_eq!(c.positions.positions, 5_478);
 //! ```
 
-use super::{zobrist, Board, Color, Outcome, Rule, Symmetry};
+use super::{zobrist, Board, Color, KeyHasher, Outcome, Rule, Symmetry};
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 /// Numbers of complete games by result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -268,29 +268,6 @@ pub fn count_with_progress(
         }
     }
     Ok(counts)
-}
-
-/// A hasher for the position keys (bit masks, far from random): a
-/// multiply and a shift spread every bit over the whole word.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(self.0 ^ b as u64);
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, k: u64) {
-        let z = (k ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = z ^ (z >> 29);
-    }
 }
 
 type Map = HashMap<u64, u64, BuildHasherDefault<KeyHasher>>;

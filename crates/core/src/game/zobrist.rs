@@ -58,3 +58,29 @@ pub fn stone_key(color: super::Color, m: super::Move) -> u64 {
 pub(crate) fn key(color: usize, x: u8, y: u8) -> u64 {
     KEYS[color][y as usize * MAX_SIDE as usize + x as usize]
 }
+
+/// The hasher of mnk's hash maps keyed by 64-bit position keys (perft's
+/// bit masks, far from random, and the exact solver's Zobrist keys): a
+/// multiply and a shift spread every key bit over the whole word, so both
+/// the high bits `HashMap` takes its tags from and the low bits it takes
+/// its buckets from depend on all of the key.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0 ^ b as u64);
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, k: u64) {
+        let z = (k ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = z ^ (z >> 29);
+    }
+}

@@ -170,16 +170,6 @@ impl PlayerSpec {
         self.make(w, true)
     }
 
-    /// Builds the player with the given weights (ignoring `self.weights`).
-    ///
-    /// Unlike [`PlayerSpec::build`], the search player's table is allocated
-    /// as by [`Search::new`], without checking the memory available (a
-    /// caller building many players checks them all at once first, with
-    /// [`PlayerSpec::ensure_memory`]).
-    pub fn build_with(&self, weights: Weights) -> Result<Box<dyn Player>, SpecError> {
-        self.make(weights, false)
-    }
-
     fn make(&self, weights: Weights, checked: bool) -> Result<Box<dyn Player>, SpecError> {
         let rules = weights.game;
         let name = self.to_string();

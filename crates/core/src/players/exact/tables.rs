@@ -1,40 +1,16 @@
 //! What the solver precomputes for one set of rules ([`SolverTables`]:
 //! Zobrist keys under each symmetry, the windows through each cell, the
-//! move order), and the hasher of its transposition table.
+//! move order), and its transposition table.
 
-use crate::game::{splitmix64, Rules, Symmetry};
+use crate::game::{splitmix64, KeyHasher, Rules, Symmetry};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A hasher for keys that are already random 64-bit Zobrist hashes: one
-/// multiply spreads every key bit into the high bits that `HashMap` uses for
-/// its tags (a minimum over symmetries leaves the top bits of the key biased
-/// towards zero).
-#[derive(Default)]
-pub(super) struct ZobristHasher(u64);
-
-impl Hasher for ZobristHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, k: u64) {
-        self.0 = (k ^ (k >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
+use std::hash::BuildHasherDefault;
 
 /// The solver's transposition table: Zobrist key → value and [`Bound`]
 /// packed in a byte (see `Solver::search`).
 ///
 /// [`Bound`]: crate::players::Bound
-pub(super) type Table = HashMap<u64, u8, BuildHasherDefault<ZobristHasher>>;
+pub(super) type Table = HashMap<u64, u8, BuildHasherDefault<KeyHasher>>;
 
 /// What the solver precomputes for one set of rules.
 pub(super) struct SolverTables {
