@@ -168,11 +168,12 @@ pub fn run(a: Args) -> Result<()> {
         live.game(&result);
     };
     let play = |chunk: &[Opening], first: usize| {
-        let (a_, b_) = (&make_a, &make_b);
+        let plan =
+            arena::MatchPlan::new(rules, chunk, &make_a, &make_b, a.seed).numbered_from(first);
         if shared {
-            arena::run_match(rules, chunk, first, a_, b_, a.seed, keep_games)
+            plan.run(keep_games)
         } else {
-            arena::run_match_observed(rules, chunk, first, a_, b_, a.seed, &on_game)
+            plan.run_observed(&on_game)
         }
         .context("a game could not be played")
     };
@@ -227,7 +228,7 @@ pub fn run(a: Args) -> Result<()> {
         let mut finished = lock(&sink);
         finished.saved = true;
         if shared {
-            // run_match kept every game, gathered in match order.
+            // The plan kept every game, gathered in match order.
             save_games(&setup, &report)?;
         } else {
             let games = MatchReport::from_games(std::mem::take(&mut finished.games));

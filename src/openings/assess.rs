@@ -14,7 +14,7 @@
 //! Each trial's weight sets and games come from `(seed, trial)`, so the
 //! result is the same with any number of threads.
 
-use crate::arena::{derive_seed, game_rng, run_match, GameError, Opening};
+use crate::arena::{derive_seed, game_rng, GameError, MatchPlan, Opening};
 use crate::eval::Weights;
 use crate::game::{Color, Outcome, Rules};
 use crate::train::{perturb, TrainedPlayer};
@@ -158,7 +158,7 @@ impl Assessor {
             let make_a = || self.player.build(a.clone());
             let make_b = || self.player.build(b.clone());
             let seed = derive_seed(self.seed, &[GAMES, u64::from(t)]);
-            let report = run_match(self.rules, openings, 0, &make_a, &make_b, seed, true)?;
+            let report = MatchPlan::new(self.rules, openings, &make_a, &make_b, seed).run(true)?;
             // Games come in match order: each opening's A-black game, then
             // its A-white game.
             let a_score = report.tally.games.score();

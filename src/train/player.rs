@@ -4,7 +4,7 @@
 
 use super::setting::{Field, Problem};
 use super::TrainError;
-use crate::arena::{run_match, GameError, MatchReport, Opening};
+use crate::arena::{GameError, MatchPlan, MatchReport, Opening};
 use crate::eval::Weights;
 use crate::game::Rules;
 use crate::players::{Greedy, Player, PlayerKind, PlayerSpec, Search, SearchLimits, SpecError};
@@ -115,6 +115,8 @@ impl TrainedPlayer {
     ) -> Result<MatchReport, GameError> {
         let make_a = || self.build(a.clone());
         let make_b = || self.build(b.clone());
-        run_match(rules, openings, first, &make_a, &make_b, seed, false)
+        MatchPlan::new(rules, openings, &make_a, &make_b, seed)
+            .numbered_from(first)
+            .run(false)
     }
 }

@@ -3,9 +3,7 @@
 //! the same games an uninterrupted match plays.
 
 use crate::common::live::{self, Live};
-use mnk::arena::{
-    game_rng, random_openings, run_match, run_match_observed, MatchReport, OpeningStyle,
-};
+use mnk::arena::{game_rng, random_openings, MatchPlan, MatchReport, OpeningStyle};
 use mnk::game::Rules;
 use mnk::players::PlayerSpec;
 use mnk::records::{read_records, Record};
@@ -24,7 +22,9 @@ fn observed_games_are_the_games_of_the_match() {
     let b: PlayerSpec = "random".parse().unwrap();
     let ma = || a.build(rules).unwrap();
     let mb = || b.build(rules).unwrap();
-    let kept = run_match(rules, &openings, 0, &ma, &mb, 42, true).unwrap();
+    let kept = MatchPlan::new(rules, &openings, &ma, &mb, 42)
+        .run(true)
+        .unwrap();
     let seen = Mutex::new(Vec::new());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
@@ -32,7 +32,9 @@ fn observed_games_are_the_games_of_the_match() {
         .unwrap();
     let observed = pool.install(|| {
         let on_game = |g: &mnk::arena::PlayedGame| seen.lock().unwrap().push(g.clone());
-        run_match_observed(rules, &openings, 0, &ma, &mb, 42, &on_game).unwrap()
+        MatchPlan::new(rules, &openings, &ma, &mb, 42)
+            .run_observed(&on_game)
+            .unwrap()
     });
     assert!(observed.games.is_empty(), "the observer has them");
     assert_eq!(observed.tally, kept.tally);

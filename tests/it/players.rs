@@ -2,7 +2,7 @@
 //! search finds immediate wins and forced blocks, matches are reproducible
 //! whatever the thread count, and bad specs are refused with clear errors.
 
-use mnk::arena::{game_rng, random_openings, run_match, OpeningStyle};
+use mnk::arena::{game_rng, random_openings, MatchPlan, OpeningStyle};
 use mnk::eval::shipped_weights;
 use mnk::game::{Board, Move, Rules};
 use mnk::players::{Greedy, Player, PlayerSpec, RandomPlayer, Search, SearchLimits};
@@ -98,7 +98,9 @@ fn matches_do_not_depend_on_thread_count() {
         pool.install(|| {
             let ma = || a.build(rules).unwrap();
             let mb = || b.build(rules).unwrap();
-            run_match(rules, &openings, 0, &ma, &mb, 42, true).unwrap()
+            MatchPlan::new(rules, &openings, &ma, &mb, 42)
+                .run(true)
+                .unwrap()
         })
     };
     let (r1, r2) = (run(1), run(2));

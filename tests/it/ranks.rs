@@ -103,7 +103,10 @@ fn a_shared_match_reports_what_one_process_plays() {
     let openings = random_openings(rules, OpeningStyle::default_for(rules), 23, &mut rng);
     let play = |keep: bool| {
         let (a, b) = (|| greedy(rules, 1), || greedy(rules, 2));
-        arena::run_match(rules, &openings, 7, &a, &b, 99, keep).unwrap()
+        arena::MatchPlan::new(rules, &openings, &a, &b, 99)
+            .numbered_from(7)
+            .run(keep)
+            .unwrap()
     };
     let alone = play(true);
     assert_eq!(alone.games.len(), 46);

@@ -551,9 +551,11 @@ fn flag_violations(sources: &[Source], allowed: &[&str]) -> Vec<String> {
             .code
             .find("#[cfg(test)]")
             .map_or(usize::MAX, |at| line_at(&s.code, at));
-        for (line, text) in s.strings.iter().filter(|(line, text)| {
-            *line < tests_from && !text.contains("`mnk ")
-        }) {
+        for (line, text) in s
+            .strings
+            .iter()
+            .filter(|(line, text)| *line < tests_from && !text.contains("`mnk "))
+        {
             let flag = text.match_indices("--").find_map(|(at, _)| {
                 let before = text[..at].chars().next_back();
                 let name: String = text[at + 2..]

@@ -1,7 +1,7 @@
 //! Weight files: the TOML format, the original `ChessboardValue.txt`
 //! format, and errors that name the file and the field or line.
 
-use mnk::arena::{game_rng, random_openings, run_match, OpeningStyle};
+use mnk::arena::{game_rng, random_openings, MatchPlan, OpeningStyle};
 use mnk::eval::{
     shipped_weights, Evaluator, GroupScale, Shape, TxtGroup, Weights, WeightsError, MAX_WEIGHT,
     SHAPES, TXT_DIGITS, WIN,
@@ -886,7 +886,8 @@ fn round_tripped_weights_play_like_the_originals() {
         let (a, b) = (w.clone(), other.clone());
         let ma = move || Box::new(Greedy::new(a.clone())) as Box<dyn Player>;
         let mb = move || Box::new(Greedy::new(b.clone())) as Box<dyn Player>;
-        let t = run_match(rules, &openings, 0, &ma, &mb, 11, false)
+        let t = MatchPlan::new(rules, &openings, &ma, &mb, 11)
+            .run(false)
             .unwrap()
             .tally
             .games;

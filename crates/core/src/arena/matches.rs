@@ -12,7 +12,7 @@
 //! the processes, giving every process the report one process would have
 //! made alone.
 //!
-//! [`run_match_observed`] also hands each game to a callback the moment it
+//! [`MatchPlan::run_observed`] also hands each game to a callback the moment it
 //! ends (in whatever order the threads finish them); [`MatchReport::from_games`]
 //! puts such games back in match order, which is how `mnk match` keeps the
 //! games of a match stopped by Ctrl-C.
@@ -167,37 +167,89 @@ fn result_for(outcome: Outcome, side: Color) -> GameResult {
     }
 }
 
-/// Plays every opening twice (A black, then A white) between the players
-/// the two factories build. `first_opening` numbers the openings for seeding
-/// (so a match played in batches seeds like one played at once).
-pub fn run_match(
-    rules: Rules,
-    openings: &[Opening],
-    first_opening: usize,
-    make_a: Factory,
-    make_b: Factory,
-    seed: u64,
-    keep_games: bool,
-) -> Result<MatchReport, GameError> {
-    let kept = if keep_games { Kept::All } else { Kept::None };
-    play_match(rules, openings, first_opening, make_a, make_b, seed, kept)
+/// What a match plays: every opening twice (A black, then A white)
+/// between the players the two factories build, seeded by `seed` and the
+/// opening's number. Openings are numbered from `first_opening`, so a
+/// match played in batches seeds like one played at once.
+///
+/// ```
+/// use mnk_core::arena::{game_rng, random_openings, MatchPlan, OpeningStyle};
+/// use mnk_core::eval::shipped_weights;
+/// use mnk_core::game::Rules;
+/// use mnk_core::players::{Greedy, Player};
+/// let rules = Rules::TICTACTOE;
+/// let openings = random_openings(rules, OpeningStyle::default_for(rules), 4, &mut game_rng(1, &[]));
+/// let greedy = || Box::new(Greedy::new(shipped_weights(rules))) as Box<dyn Player>;
+/// let report = MatchPlan::new(rules, &openings, &greedy, &greedy, 7).run(false).unwrap();
+/// assert_eq!(report.games_played(), 8);
+/// ```
+#[derive(Clone, Copy)]
+pub struct MatchPlan<'a> {
+    /// The game.
+    pub rules: Rules,
+    /// The openings, each played with both colours.
+    pub openings: &'a [Opening],
+    /// The number of the first opening, for seeding.
+    pub first_opening: usize,
+    /// Builds player A (once per worker thread).
+    pub a: Factory<'a>,
+    /// Builds player B.
+    pub b: Factory<'a>,
+    /// The match's seed.
+    pub seed: u64,
 }
 
-/// [`run_match`], handing every game to `on_game` the moment it ends
-/// instead of keeping it in the report (whose `games` stay empty): for a
-/// progress line, or to keep the games played so far of a match that may
-/// be stopped. The games and the report are the same as [`run_match`]'s.
-pub fn run_match_observed(
-    rules: Rules,
-    openings: &[Opening],
-    first_opening: usize,
-    make_a: Factory,
-    make_b: Factory,
-    seed: u64,
-    on_game: OnGame,
-) -> Result<MatchReport, GameError> {
-    let kept = Kept::Observed(on_game);
-    play_match(rules, openings, first_opening, make_a, make_b, seed, kept)
+impl std::fmt::Debug for MatchPlan<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MatchPlan")
+            .field("rules", &self.rules)
+            .field("openings", &self.openings.len())
+            .field("first_opening", &self.first_opening)
+            .field("seed", &self.seed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> MatchPlan<'a> {
+    /// A match over `openings`, numbered from 0.
+    pub fn new(
+        rules: Rules,
+        openings: &'a [Opening],
+        a: Factory<'a>,
+        b: Factory<'a>,
+        seed: u64,
+    ) -> MatchPlan<'a> {
+        MatchPlan {
+            rules,
+            openings,
+            first_opening: 0,
+            a,
+            b,
+            seed,
+        }
+    }
+
+    /// The same match with its openings numbered from `first`.
+    pub fn numbered_from(self, first: usize) -> MatchPlan<'a> {
+        MatchPlan {
+            first_opening: first,
+            ..self
+        }
+    }
+
+    /// Plays the match; the report keeps every game if `keep_games`.
+    pub fn run(&self, keep_games: bool) -> Result<MatchReport, GameError> {
+        play_match(self, if keep_games { Kept::All } else { Kept::None })
+    }
+
+    /// [`MatchPlan::run`], handing every game to `on_game` the moment it
+    /// ends instead of keeping it in the report (whose `games` stay empty):
+    /// for a progress line, or to keep the games played so far of a match
+    /// that may be stopped. The games and the report are the same as
+    /// [`MatchPlan::run`]'s.
+    pub fn run_observed(&self, on_game: OnGame) -> Result<MatchReport, GameError> {
+        play_match(self, Kept::Observed(on_game))
+    }
 }
 
 /// What becomes of the games of a match.
@@ -208,15 +260,15 @@ enum Kept<'a> {
     Observed(OnGame<'a>),
 }
 
-fn play_match(
-    rules: Rules,
-    openings: &[Opening],
-    first_opening: usize,
-    make_a: Factory,
-    make_b: Factory,
-    seed: u64,
-    keep: Kept,
-) -> Result<MatchReport, GameError> {
+fn play_match(plan: &MatchPlan, keep: Kept) -> Result<MatchReport, GameError> {
+    let MatchPlan {
+        rules,
+        openings,
+        first_opening,
+        a: make_a,
+        b: make_b,
+        seed,
+    } = *plan;
     let start = Instant::now();
     let share = Share::start();
     let played: Vec<Result<(usize, Pair), GameError>> = share

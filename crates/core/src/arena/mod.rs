@@ -14,8 +14,8 @@ pub mod stats;
 pub use book::{Book, BookError, BookPart, CHECK_EVERY};
 pub use game::{play_game, play_move, GameError};
 pub use matches::{
-    derive_seed, game_rng, round_robin, run_match, run_match_observed, Factory, MatchReport,
-    OnGame, PlayedGame, RoundRobinReport,
+    derive_seed, game_rng, round_robin, Factory, MatchPlan, MatchReport, OnGame, PlayedGame,
+    RoundRobinReport,
 };
 pub use openings::{
     load_openings, parse_openings, random_opening, random_openings, Opening, OpeningError,

@@ -26,14 +26,14 @@ pub struct SprtOutcome {
 /// decides or the openings run out.
 ///
 /// `play(chunk, first)` plays one batch, whose openings are numbered from
-/// `first` in the whole match (such as [`super::run_match`] or
-/// [`super::run_match_observed`] with `first` as `first_opening`).
+/// `first` in the whole match (such as a [`super::MatchPlan`] of the chunk
+/// numbered from `first`).
 /// `on_batch(report, llr)` sees the merged report and the LLR after every
 /// batch (for a progress line).
 ///
 /// ```
 /// use mnk_core::arena::sprt_match::run_sprt_match;
-/// use mnk_core::arena::{run_match, random_openings, game_rng, OpeningStyle};
+/// use mnk_core::arena::{random_openings, game_rng, MatchPlan, OpeningStyle};
 /// use mnk_core::arena::stats::{SprtParams, SprtStatus};
 /// use mnk_core::game::Rules;
 /// use mnk_core::players::{Player, RandomPlayer};
@@ -46,7 +46,7 @@ pub struct SprtOutcome {
 ///     &openings,
 ///     5,
 ///     &sprt,
-///     |chunk, first| run_match(rules, chunk, first, &make, &make, 7, false),
+///     |chunk, first| MatchPlan::new(rules, chunk, &make, &make, 7).numbered_from(first).run(false),
 ///     |_, _| looks += 1,
 /// )
 /// .unwrap();
