@@ -796,3 +796,97 @@ fn verbose_names_the_proof_of_a_win() {
         "{message}"
     );
 }
+
+/// The positions of `tests/data/must_stop_vcf.txt`: moves from the empty
+/// board, one position a line.
+fn must_stop_positions() -> Vec<Vec<mnk::game::Move>> {
+    include_str!("../data/must_stop_vcf.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            l.split_whitespace()
+                .map(|m| m.parse().unwrap_or_else(|e| panic!("{l}: {e}")))
+                .collect()
+        })
+        .collect()
+}
+
+/// In every position where the opponent could win by continuous fours and
+/// some move stops it, the engine at 300 ms a move plays a stop: the
+/// opponent's VCF check runs before the engine's own VCT and has a budget
+/// of its own (before, the VCT used up the threat searches' shared time,
+/// so in the first position, issue 25's, the engine played e9 and black
+/// won by VCF in 25 plies). Each answer is checked with the threat search.
+#[test]
+fn stops_every_vcf_it_can_see() {
+    use mnk::eval::{shipped_weights, Evaluator};
+    use mnk::game::{Board, Rules};
+    use mnk::threats::{Mode, ThreatSearch, Verdict};
+    let rules = Rules::GOMOKU;
+    let positions = must_stop_positions();
+    assert!(positions.len() >= 20, "{} positions", positions.len());
+    let mut search = ThreatSearch::new(rules, 20);
+    let mut eval = Evaluator::new(shipped_weights(rules));
+    // The opponent's VCF in `board`, as if the opponent of `mover` were
+    // to move.
+    let vcf = |board: &Board, mover, search: &mut ThreatSearch, eval: &mut Evaluator| {
+        eval.sync(board);
+        search.clear();
+        let opp = mnk::game::Color::opponent(mover);
+        search.solve(eval, board.hash(), opp, Mode::Vcf, 0, 1_000_000)
+    };
+    let mut failed = Vec::new();
+    // A few positions to an engine, so that each transcript stays short.
+    for chunk in positions.chunks(8) {
+        let mut lines = vec!["START 15".to_string(), "INFO timeout_turn 300".into()];
+        for moves in chunk {
+            let n = moves.len();
+            // The side to move's stones are its own (field 1).
+            let (mut own, mut opp) = (Vec::new(), Vec::new());
+            for (i, m) in moves.iter().enumerate() {
+                let side = if (n - i) % 2 == 0 { &mut own } else { &mut opp };
+                side.push((m.x, m.y));
+            }
+            lines.extend(board(&own, &opp));
+        }
+        lines.push("END".into());
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let out = transcript(&refs);
+        assert_eq!(out.len(), chunk.len() + 1, "{out:?}");
+        for (moves, answer) in chunk.iter().zip(&out[1..]) {
+            let mut b = Board::new(rules);
+            for &m in moves {
+                b.play(m).unwrap();
+            }
+            let mover = b.to_move();
+            // The position is what the file says: a VCF of 8 plies or more
+            // against the side to move, and a move that stops it.
+            let threat = vcf(&b, mover, &mut search, &mut eval);
+            assert!(
+                matches!(threat, Verdict::Win { plies, .. } if plies >= 8),
+                "{moves:?}: {threat:?}"
+            );
+            let stops = b.legal_moves().into_iter().any(|m| {
+                let mut c = b.clone();
+                c.play(m).unwrap();
+                !vcf(&c, mover, &mut search, &mut eval).is_win()
+            });
+            assert!(stops, "{moves:?}: no move stops the VCF");
+            let (x, y) = parse_move(answer).unwrap_or_else(|| panic!("{out:?}"));
+            let m = mnk::game::Move::new(x, y);
+            b.play(m).unwrap_or_else(|e| panic!("{answer}: {e}"));
+            if let Verdict::Win { plies, .. } = vcf(&b, mover, &mut search, &mut eval) {
+                failed.push(format!(
+                    "after {m} (ply {n}) VCF in {plies}",
+                    n = moves.len()
+                ));
+            }
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} of {}: {failed:?}",
+        failed.len(),
+        positions.len()
+    );
+}

@@ -52,6 +52,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod candidates;
+mod params;
 mod proofs;
 
 use proofs::Defence;
@@ -134,20 +135,6 @@ impl std::fmt::Display for Proof {
         })
     }
 }
-
-/// Nodes for the mover's VCF at the root, and for the opponent's.
-const ROOT_VCF_NODES: u64 = 20_000;
-
-/// Nodes for the opponent's VCF after each defence tried against it.
-const DEFENCE_VCF_NODES: u64 = 2_000;
-
-/// Nodes for the opponent's VCT after each defence tried against it.
-const DEFENCE_VCT_NODES: u64 = 20_000;
-
-/// Nodes for the mover's VCT at the root (only with a time limit, which
-/// usually ends it first), and its depth in attacker moves.
-const ROOT_VCT_NODES: u64 = 2_000_000;
-const ROOT_VCT_DEPTH: u32 = 6;
 
 /// Negamax alpha-beta player.
 #[derive(Clone)]
@@ -260,7 +247,7 @@ impl Search {
             keyed: Vec::new(),
             order: Vec::new(),
             root_complete: false,
-            threats: ThreatSearch::new(rules, 16),
+            threats: ThreatSearch::new(rules, params::THREAT_TABLE_BITS),
             threat_left: 0,
             defences: Defences::new(rules),
             extra: Vec::with_capacity(16 * rules.cells()),

@@ -2,14 +2,16 @@
 //! defences, a loss elsewhere is marked unproven, and the threat searches
 //! at the root.
 
-use super::{
-    Proof, Search, DEFENCE_VCF_NODES, DEFENCE_VCT_NODES, ROOT_VCF_NODES, ROOT_VCT_DEPTH,
-    ROOT_VCT_NODES,
+use super::params::{
+    DEFENCE_VCF_NODES, DEFENCE_VCT_NODES, ROOT_VCF_NODES, ROOT_VCT_DEPTH, ROOT_VCT_NODES,
+    STOP_VCT_TIME_SHARE, VCF_TIME_SHARE, VCT_TIME_SHARE,
 };
+use super::{Proof, Search};
 use crate::eval::WIN;
 use crate::game::{stone_key, Color};
 use crate::players::tt::UNPROVEN_SHIFT;
 use crate::threats::{is_empty, makes, win_cells, Mode, Verdict};
+use std::time::Instant;
 
 /// What a node's mover faces ([`Search::defend_only`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,23 +77,74 @@ impl Search {
         Defence::Only
     }
 
-    /// The threat searches at the root, before the main search: the mover's
-    /// VCF, then its VCT (a win found is returned as (cell, plies, proof));
-    /// else the opponent's VCF, which, if it has one, the root order is cut
-    /// down to the moves that stop it (when any does). Returns the threat
-    /// nodes searched too.
+    /// The threat searches at the root, before the main search, in two
+    /// phases with budgets of their own:
+    /// 1. the VCFs: the mover's (a win found is returned as (cell, plies,
+    ///    proof)), then the opponent's, which, if it has one, cuts the root
+    ///    order down to the moves that stop it (when any does);
+    /// 2. with a time limit only, the VCTs: the mover's, then the
+    ///    opponent's, with the same cut.
     ///
-    /// A search with a time limit gives them a quarter of it, and runs the
-    /// VCT too; without one, only the VCFs run (their node budgets keep
-    /// the search deterministic).
+    /// The VCF phase always runs first and to the end of its node budgets:
+    /// no VCT can spend its time (a VCT that ran first used to leave the
+    /// opponent's VCF check no time at all, so the root walked into a VCF
+    /// it could see). Each phase's deadline is a share of the move's time
+    /// ([`super::params`]). Without a time limit only the VCF phase runs,
+    /// and its node budgets keep the search deterministic. Returns the
+    /// threat nodes searched too.
     pub(super) fn root_threats(&mut self) -> (u64, Option<(u16, u32, Proof)>) {
-        let deadline = self.limits.time.map(|t| self.start + t / 4);
         // A node limit covers the threat searches too: half of it at most.
         self.threat_left = self.limits.nodes.map_or(u64::MAX, |n| n / 2);
-        self.threats.set_deadline(deadline);
-        let found = self.root_threats_within();
+        let time = self.limits.time;
+        let deadline = |from: Instant, share: f64| time.map(|t| from + t.mul_f64(share));
+        self.threats
+            .set_deadline(deadline(self.start, VCF_TIME_SHARE));
+        let mut nodes = 0;
+        let mut found = self.own_threat(Mode::Vcf, 0, ROOT_VCF_NODES, Proof::Vcf, &mut nodes);
+        if found.is_none() {
+            nodes += self.stop_threat(Mode::Vcf, 0, ROOT_VCF_NODES, DEFENCE_VCF_NODES);
+        }
+        if found.is_none() && time.is_some() {
+            self.threats
+                .set_deadline(deadline(Instant::now(), VCT_TIME_SHARE));
+            found = self.own_threat(
+                Mode::Vct,
+                ROOT_VCT_DEPTH,
+                ROOT_VCT_NODES,
+                Proof::Vct,
+                &mut nodes,
+            );
+            if found.is_none() {
+                self.threats
+                    .set_deadline(deadline(Instant::now(), STOP_VCT_TIME_SHARE));
+                nodes +=
+                    self.stop_threat(Mode::Vct, ROOT_VCT_DEPTH, ROOT_VCT_NODES, DEFENCE_VCT_NODES);
+            }
+        }
         self.threats.set_deadline(None);
-        found
+        (nodes, found)
+    }
+
+    /// The mover's `mode` win within `budget` nodes, as (cell, plies,
+    /// `proof`); adds the nodes searched to `nodes`.
+    fn own_threat(
+        &mut self,
+        mode: Mode,
+        depth: u32,
+        budget: u64,
+        proof: Proof,
+        nodes: &mut u64,
+    ) -> Option<(u16, u32, Proof)> {
+        let mover = self.board.to_move();
+        let hash = self.board.hash();
+        let v = self.budgeted_solve(hash, mover, mode, depth, budget);
+        *nodes += self.threats.nodes();
+        match v {
+            Verdict::Win { first, plies } => {
+                Some((self.board.rules().index(first) as u16, plies, proof))
+            }
+            _ => None,
+        }
     }
 
     /// A threat search within what is left of the node allowance
@@ -113,38 +166,6 @@ impl Search {
             .solve(&mut self.eval, hash, attacker, mode, depth, budget);
         self.threat_left = self.threat_left.saturating_sub(self.threats.nodes());
         v
-    }
-
-    fn root_threats_within(&mut self) -> (u64, Option<(u16, u32, Proof)>) {
-        let mover = self.board.to_move();
-        let hash = self.board.hash();
-        let rules = *self.board.rules();
-        let mut nodes = 0;
-        let vct = if self.limits.time.is_some() {
-            ROOT_VCT_NODES
-        } else {
-            0
-        };
-        for (mode, budget, depth, proof) in [
-            (Mode::Vcf, ROOT_VCF_NODES, 0, Proof::Vcf),
-            (Mode::Vct, vct, ROOT_VCT_DEPTH, Proof::Vct),
-        ] {
-            if budget == 0 {
-                continue;
-            }
-            let v = self.budgeted_solve(hash, mover, mode, depth, budget);
-            nodes += self.threats.nodes();
-            if let Verdict::Win { first, plies } = v {
-                return (nodes, Some((rules.index(first) as u16, plies, proof)));
-            }
-        }
-        // The opponent's threats, as if it were to move: the root moves
-        // are cut down to those that stop them (when any does).
-        nodes += self.stop_threat(Mode::Vcf, 0, ROOT_VCF_NODES, DEFENCE_VCF_NODES);
-        if vct > 0 {
-            nodes += self.stop_threat(Mode::Vct, ROOT_VCT_DEPTH, vct, DEFENCE_VCT_NODES);
-        }
-        (nodes, None)
     }
 
     /// If the opponent has a `mode` win (as if it were to move), keeps in

@@ -1,0 +1,38 @@
+//! The search's tuning constants in one place, each with the reason for
+//! its value: threat-search node budgets and the shares of a timed move
+//! that the root's threat searches may use.
+
+/// Nodes for the mover's VCF at the root, and for the opponent's: a VCF
+/// of 25 plies takes a few hundred nodes, so this finds every VCF a game
+/// produces in a few milliseconds.
+pub(super) const ROOT_VCF_NODES: u64 = 20_000;
+
+/// Nodes for the opponent's VCF after each root move tried against it
+/// (dozens of moves are tried, so each gets a tenth of the root's).
+pub(super) const DEFENCE_VCF_NODES: u64 = 2_000;
+
+/// Nodes for the opponent's VCT after each root move tried against it.
+pub(super) const DEFENCE_VCT_NODES: u64 = 20_000;
+
+/// Nodes for the mover's VCT at the root (only with a time limit, which
+/// usually ends it first).
+pub(super) const ROOT_VCT_NODES: u64 = 2_000_000;
+
+/// The root VCTs' depth in attacker moves.
+pub(super) const ROOT_VCT_DEPTH: u32 = 6;
+
+/// Bits of the threat searches' table (2^16 entries of 16 bytes).
+pub(super) const THREAT_TABLE_BITS: u32 = 16;
+
+/// Share of a timed move after which the VCF checks (the mover's VCF, the
+/// opponent's and the cut of the root moves to those that stop it) give
+/// up. They run before anything else and usually take a few milliseconds,
+/// so this only bounds a pathological case; no VCT may spend their time.
+pub(super) const VCF_TIME_SHARE: f64 = 0.5;
+
+/// Share of a timed move for the mover's VCT, counted from when it starts.
+pub(super) const VCT_TIME_SHARE: f64 = 0.125;
+
+/// Share of a timed move for the opponent's VCT and the cut of the root
+/// moves to those that stop it, counted from when it starts.
+pub(super) const STOP_VCT_TIME_SHARE: f64 = 0.125;
