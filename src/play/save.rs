@@ -2,7 +2,7 @@
 //! kept up to date in place.
 
 use crate::game::Rules;
-use crate::records::{append_record, read_records, Record, RecordError};
+use crate::records::{read_records, save_record, Record, RecordError};
 use std::path::{Path, PathBuf};
 
 /// A records file (CSV, or SGF for `.sgf`) that the games of a session go
@@ -16,8 +16,6 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug)]
 pub struct SaveTarget {
     path: PathBuf,
-    /// Games in the file, as far as this session knows.
-    games: usize,
     /// The text this game was last saved as, if it was.
     saved: Option<String>,
 }
@@ -45,16 +43,10 @@ impl SaveTarget {
     /// created at the first save.
     pub fn open(path: impl Into<PathBuf>, rules: Rules) -> Result<SaveTarget, RecordError> {
         let path = path.into();
-        let games = if path.exists() {
-            read_records(&path, rules)?.len()
-        } else {
-            0
-        };
-        Ok(SaveTarget {
-            path,
-            games,
-            saved: None,
-        })
+        if path.exists() {
+            read_records(&path, rules)?;
+        }
+        Ok(SaveTarget { path, saved: None })
     }
 
     /// The file.
@@ -72,81 +64,42 @@ impl SaveTarget {
         self.saved.is_some()
     }
 
-    /// Saves `record` (see the type's docs).
+    /// Saves `record` (see the type's docs), under the file's lock
+    /// ([`save_record`]): other processes may save to the same file.
     pub fn save(&mut self, record: &Record) -> Result<Saved, RecordError> {
-        let text = if is_sgf(&self.path) {
+        let at = save_record(&self.path, record, self.saved.as_deref())?;
+        self.saved = Some(if is_sgf(&self.path) {
             record.to_sgf()
         } else {
             record.to_csv()
-        };
-        let io = |error| RecordError::Io {
-            path: self.path.clone(),
-            error,
-        };
-        if let Some(previous) = &self.saved {
-            let current = match crate::util::read_text(&self.path) {
-                Ok(t) => Some(t),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-                Err(e) => return Err(io(e)),
-            };
-            if let Some(current) = current.filter(|c| c.ends_with(previous.as_str())) {
-                let mut updated = current[..current.len() - previous.len()].to_string();
-                updated.push_str(&text);
-                crate::util::write_atomic(&self.path, updated.as_bytes()).map_err(io)?;
-                self.saved = Some(text);
-                return Ok(Saved {
-                    path: self.path.clone(),
-                    number: self.games,
-                    replaced: true,
-                });
-            }
-        }
-        append_record(&self.path, record)?;
-        self.games += 1;
-        self.saved = Some(text);
+        });
         Ok(Saved {
             path: self.path.clone(),
-            number: self.games,
-            replaced: false,
+            number: at.number,
+            replaced: at.replaced,
         })
     }
 }
 
 /// Appends many games to a records file (CSV, or SGF for `.sgf`) in one
-/// atomic write, as `mnk match --records` does. An existing file must read
-/// cleanly first (games without metadata taken as `rules`); its bytes are
-/// kept as they are. Returns the number of games now in the file.
+/// durable append under the file's lock, as `mnk match --records` does
+/// ([`crate::records::append_records`]): an existing file must read cleanly
+/// first (games without metadata taken as `rules`); its bytes are kept as
+/// they are. Returns the number of games now in the file, which other
+/// processes appending to it at the same time cannot make wrong.
 pub fn append_games(
     path: impl AsRef<Path>,
     records: &[Record],
     rules: Rules,
 ) -> Result<usize, RecordError> {
-    let path = path.as_ref();
-    let io = |error| RecordError::Io {
-        path: path.to_path_buf(),
-        error,
-    };
-    let (mut text, before) = if path.exists() {
-        let before = read_records(path, rules)?.len();
-        (crate::util::read_text(path).map_err(io)?, before)
-    } else {
-        (String::new(), 0)
-    };
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
-    }
-    for r in records {
-        text.push_str(&if is_sgf(path) { r.to_sgf() } else { r.to_csv() });
-    }
-    crate::util::write_atomic(path, text.as_bytes()).map_err(io)?;
-    Ok(before + records.len())
+    crate::records::append_records(path, records, rules)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::{Board, Color, Outcome};
-    use crate::records::read_records;
+    use crate::records::{append_record, read_records};
     use std::fs;
 
     fn record(moves: &[&str]) -> Record {
@@ -180,12 +133,13 @@ mod tests {
             assert_eq!(games.len(), 2, "{name}");
             assert_eq!(games[1].plies(), 5);
 
-            // Someone else appends: the next save appends again.
+            // Someone else appends: the next save appends again, as game 4
+            // of the file (the session alone would have thought 3).
             append_record(&path, &other).unwrap();
             let mut done = record(&["b2", "a1", "c3", "a3", "a2"]);
             done.result = Some(Outcome::Win(Color::White));
             let s = t.save(&done).unwrap();
-            assert_eq!((s.number, s.replaced), (3, false));
+            assert_eq!((s.number, s.replaced), (4, false));
             assert_eq!(read_records(&path, Rules::TICTACTOE).unwrap().len(), 4);
 
             t.new_game();

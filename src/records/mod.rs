@@ -80,11 +80,20 @@
 //!
 //! # Files
 //!
-//! [`read_records`] reads either format, [`append_record`] adds one game to
-//! a file, [`write_sgf`] and [`write_csv`] replace a file atomically, and
-//! [`delete_records`] removes chosen games atomically while leaving every
-//! other game's bytes untouched. [`list_line`] formats a game for a
-//! listing.
+//! [`read_records`] reads either format, [`append_record`] and
+//! [`append_records`] add games to a file, [`save_record`] keeps a game in
+//! progress up to date, [`write_sgf`] and [`write_csv`] replace a file
+//! atomically, and [`delete_records`] removes chosen games atomically while
+//! leaving every other game's bytes untouched. [`list_line`] formats a game
+//! for a listing.
+//!
+//! **Several processes may share a records file** (three matches, a `mnk
+//! play` and a `mnk serve` saving into one file). Every change is made
+//! under the file's exclusive OS lock, as one read, check and write: an
+//! append is one durable write at the end (cut back if it fails), a
+//! rewrite is renamed over the file while the lock is held. So no game is
+//! lost, the counts a writer reports are the file's own, and a reader
+//! (which takes the shared lock) sees whole games only.
 
 mod csv_format;
 mod date;
@@ -93,7 +102,10 @@ mod sgf;
 
 pub use csv_format::{parse_csv, CsvError, CsvErrorKind};
 pub use date::{utc_date, utc_now};
-pub use files::{append_record, delete_records, read_records, write_csv, write_sgf, RecordError};
+pub use files::{
+    append_record, append_records, delete_records, read_records, save_record, write_csv, write_sgf,
+    RecordError, SavedAt,
+};
 pub use sgf::{parse_sgf, SgfError, SgfErrorKind};
 
 use crate::game::{Board, Color, Move, Outcome, PlayError, Rules};

@@ -4,8 +4,8 @@
 
 use mnk::game::{Board, Color, Move, Outcome, Rule, Rules};
 use mnk::records::{
-    append_record, delete_records, list_line, parse_csv, parse_sgf, read_records, write_csv,
-    write_sgf, CsvErrorKind, Record, RecordError, SgfErrorKind,
+    append_record, delete_records, list_line, parse_csv, parse_sgf, read_records, save_record,
+    write_csv, write_sgf, CsvErrorKind, Record, RecordError, SgfErrorKind,
 };
 use proptest::prelude::*;
 use std::fs;
@@ -616,5 +616,135 @@ proptest! {
             let replayed = g.replay().unwrap();
             prop_assert_eq!(replayed.ply(), g.plies());
         }
+    }
+}
+
+/// The counts a match printed for `file`: "… (N games in the file)".
+fn printed_counts(stdout: &str, file: &str) -> Vec<usize> {
+    stdout
+        .lines()
+        .filter(|l| l.contains(file))
+        .filter_map(|l| {
+            let n = l.split(" (").nth(1)?.strip_suffix(" games in the file)")?;
+            n.parse().ok()
+        })
+        .collect()
+}
+
+/// Several `mnk match` processes appending to the same records files (CSV
+/// and SGF) at once keep every game, and each prints the file's true count
+/// just after its own append: together the counts are every multiple of
+/// one match's games above the file's start. The old read, add and rename
+/// let the last process to finish win, losing the others' games.
+#[test]
+fn concurrent_matches_keep_every_game_and_count_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, sgf) = (dir.path().join("c.csv"), dir.path().join("c.sgf"));
+    // A file of many games makes each append's read and check take a
+    // while, so the processes' appends overlap.
+    let start: Vec<Record> = (0..300)
+        .map(|i| {
+            let first = ["a1", "b2", "c3"][i % 3];
+            game("tictactoe", &[first], "x", "y")
+        })
+        .collect();
+    write_csv(&csv, &start).unwrap();
+    write_sgf(&sgf, &start).unwrap();
+    const PROCS: usize = 4;
+    const REPS: usize = 3;
+    const GAMES: usize = 6; // -n 3: three openings, both colours
+    let mut counts = (Vec::new(), Vec::new());
+    for rep in 0..REPS {
+        let children: Vec<_> = (0..PROCS)
+            .map(|i| {
+                let seed = (10 * rep + i + 1).to_string();
+                crate::common::mnk()
+                    .current_dir(dir.path())
+                    .args(["match", "greedy", "random", "-g", "tictactoe", "-n", "3"])
+                    .args(["--random-openings", "--records", "c.csv", "--sgf", "c.sgf"])
+                    .args(["--seed", &seed])
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let out = child.wait_with_output().unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success(),
+                "{stdout}{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            counts.0.extend(printed_counts(&stdout, "c.csv"));
+            counts.1.extend(printed_counts(&stdout, "c.sgf"));
+        }
+    }
+    let total = start.len() + REPS * PROCS * GAMES;
+    let expected: Vec<usize> = (1..=REPS * PROCS)
+        .map(|k| start.len() + k * GAMES)
+        .collect();
+    for (path, mut printed) in [(&csv, counts.0), (&sgf, counts.1)] {
+        let games = read_records(path, Rules::TICTACTOE).unwrap();
+        assert_eq!(games.len(), total, "{}", path.display());
+        assert_eq!(games[..start.len()], start[..], "{}", path.display());
+        printed.sort_unstable();
+        assert_eq!(printed, expected, "{}: the printed counts", path.display());
+    }
+}
+
+/// Sessions saving into one file from several threads (each its own open
+/// file, as separate processes have): every game is kept once, in its
+/// last saved form, and each save's number is the game's place in the
+/// file.
+#[test]
+fn concurrent_saves_replace_only_their_own_game() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["s.csv", "s.sgf"] {
+        let path = dir.path().join(name);
+        let threads: Vec<_> = (0..4)
+            .map(|t| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    let mut numbers = Vec::new();
+                    for g in 0..10 {
+                        let who = format!("t{t}g{g}");
+                        let mut first = game("tictactoe", &["b2"], &who, "p");
+                        first.date = None;
+                        let at = save_record(&path, &first, None).unwrap();
+                        assert!(!at.replaced);
+                        let previous = if name.ends_with(".sgf") {
+                            first.to_sgf()
+                        } else {
+                            first.to_csv()
+                        };
+                        let mut done = game("tictactoe", &["b2", "a1", "c3"], &who, "p");
+                        done.date = None;
+                        let again = save_record(&path, &done, Some(&previous)).unwrap();
+                        // Replaced only if nobody appended in between.
+                        if again.replaced {
+                            assert_eq!(again.number, at.number);
+                        }
+                        let games = read_records(&path, Rules::TICTACTOE).unwrap();
+                        assert_eq!(games[again.number - 1], done, "{who}");
+                        numbers.push(who);
+                    }
+                    numbers
+                })
+            })
+            .collect();
+        let names: Vec<String> = threads
+            .into_iter()
+            .flat_map(|t| t.join().unwrap())
+            .collect();
+        let games = read_records(&path, Rules::TICTACTOE).unwrap();
+        for who in &names {
+            let last = games.iter().rposition(|g| &g.black == who).unwrap();
+            assert_eq!(games[last].plies(), 3, "{name}: {who}'s last save");
+        }
+        // Each game at most twice (a replaced save, or an append after
+        // someone else's), and never lost.
+        assert!(games.len() >= names.len() && games.len() <= 2 * names.len());
     }
 }
