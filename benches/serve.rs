@@ -14,7 +14,7 @@
 //! Run: `cargo bench --bench serve`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use mnk::serve::{start, Limits, Options, Running};
+use mnk::serve::{start, Bounds, Limits, Options, Running};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
@@ -98,11 +98,13 @@ fn run_fixture() -> PathBuf {
 fn server(runtime: &tokio::runtime::Runtime, runs_dir: PathBuf) -> Running {
     let options = Options {
         addr: "127.0.0.1:0".parse().unwrap(),
+        allowed_hosts: Vec::new(),
         replay_dirs: vec![runs_dir.clone()],
         runs_dir,
         records: None,
         weights_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("weights"),
         limits: Limits::default(),
+        bounds: Bounds::default(),
     };
     runtime.block_on(start(options)).expect("server")
 }
@@ -136,11 +138,11 @@ fn latencies(c: &mut Criterion) {
         "/api/games",
         r#"{"game":"gomoku","you":"black","opponent":"greedy"}"#,
     );
-    let id: u64 = game
-        .split("\"id\":")
+    let id: String = game
+        .split("\"id\":\"")
         .nth(1)
-        .and_then(|rest| rest.split(',').next())
-        .and_then(|n| n.parse().ok())
+        .and_then(|rest| rest.split('"').next())
+        .map(str::to_string)
         .expect("a game id");
 
     let mut g = c.benchmark_group("serve");

@@ -10,8 +10,11 @@ const $ = (id) => document.getElementById(id);
 
 // A request to the API: its JSON answer, or an Error with the server's
 // message. Never cached: a run or a records file changes under the page.
+// Every request says it comes from a script (X-Requested-With), which a
+// plain form of another site cannot send: the server refuses a POST
+// without it or a JSON body.
 async function call(method, path, body) {
-  const init = { method, headers: {}, cache: "no-store" };
+  const init = { method, headers: { "X-Requested-With": "mnk" }, cache: "no-store" };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -284,7 +287,7 @@ document.addEventListener("DOMContentLoaded", showView);
 document.addEventListener("mnk:view", async (e) => {
   const id = e.detail === "play" ? viewLink() : "";
   if (e.detail === "play" && !id && game) setViewLink("play", String(game.id));
-  if (!/^[0-9]+$/.test(id) || (game && String(game.id) === id)) return;
+  if (!/^[0-9a-f]{32}$/.test(id) || (game && String(game.id) === id)) return;
   try {
     const g = await call("GET", "/api/games/" + id);
     // The form describes the game shown, so New game and Swap colours

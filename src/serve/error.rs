@@ -3,6 +3,7 @@
 //! server itself failed (a records file it cannot write, a worker that
 //! died).
 
+use super::files::FsError;
 use super::safe_path::PathError;
 use crate::game::{PlayError, RulesError};
 use crate::play::SessionError;
@@ -23,7 +24,7 @@ pub enum ApiError {
     Query(#[from] QueryRejection),
     /// No game has this id (never had, or it was ended).
     #[error("no game {0}")]
-    UnknownGame(u64),
+    UnknownGame(String),
     /// The game name does not parse, or its board is smaller than 3×3 or
     /// larger than 26×26 ([`crate::game::MIN_SIDE`], [`crate::game::MAX_SIDE`]).
     #[error(transparent)]
@@ -65,6 +66,13 @@ pub enum ApiError {
     /// A worker thread died.
     #[error("internal error: {0}")]
     Worker(String),
+    /// The server is at a limit for now (the search tables' memory held
+    /// by games being started or thinking): try again shortly.
+    #[error("{0}")]
+    Busy(String),
+    /// The file system did not answer in time.
+    #[error(transparent)]
+    Fs(#[from] FsError),
 }
 
 impl ApiError {
@@ -86,6 +94,8 @@ impl ApiError {
             // here is still the request's fault.
             ApiError::Session(SessionError::Spec(_)) => StatusCode::BAD_REQUEST,
             ApiError::Session(_) | ApiError::Worker(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Fs(e) => e.status(),
         }
     }
 }

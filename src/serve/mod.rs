@@ -8,10 +8,11 @@
 //! ```text
 //! Play (games, weights): mnk play's sessions
 //! POST   /api/games               {game, you, opponent[, seed]} → 201 + state
-//! GET    /api/games/{id}          → state (with the AI's last search: depth, nodes, eval)
+//! GET    /api/games/{id}          → state (ids: 32 hex digits, random) (with the AI's last search: depth, nodes, eval)
 //! POST   /api/games/{id}/move     {cell}  → state after your move and the AI's
 //! POST   /api/games/{id}/undo     → state
 //! POST   /api/games/{id}/hint     → state with `hint`
+//! POST   /api/games/{id}/stop     → 204: the think in progress plays its best move so far
 //! POST   /api/games/{id}/resign   → state
 //! GET    /api/games/{id}/values   → the value map for the side to move
 //! DELETE /api/games/{id}          → 204 (a game in progress is saved unfinished)
@@ -30,7 +31,17 @@
 //! Every error is `{"error": "…"}` with a 4xx status for bad input
 //! ([`ApiError`], and the views' own error types). Files are served only
 //! through [`safe_join`], which refuses paths out of the configured
-//! folders.
+//! folders, and read only when they are regular files inside them
+//! ([`files`]), within [`Bounds::fs_timeout`]; an error about a file that
+//! does not parse names it relative to its folder and never quotes it.
+//!
+//! Every request passes [`guard`] first: its `Host` must name this server
+//! (against DNS rebinding), a change from another site's page (its
+//! `Origin`) is refused, a POST must be JSON or carry `X-Requested-With`,
+//! and a body declared over [`BODY_LIMIT`] is a 413 before it is read.
+//! Connections are bounded in number and in the time a request may take
+//! to arrive ([`Bounds`], [`conn`]); the games' search tables in memory
+//! ([`Limits::table_memory`], reserved before they are allocated).
 //!
 //! An AI move, hint or value map runs on a blocking thread, at most
 //! [`Limits::thinkers`] at once. Each runs as a task of its own that puts
@@ -42,14 +53,18 @@
 //! 127.0.0.1 unless told otherwise; it has no accounts.
 
 pub mod assets;
+pub mod conn;
 pub mod error;
+pub mod files;
 pub mod games;
+pub mod guard;
 pub mod replay;
 mod routes;
 pub mod runs;
 pub mod safe_path;
 pub mod weights;
 
+pub use conn::Bounds;
 pub use error::ApiError;
 pub use games::{GameState, Games, Limits};
 pub use routes::BODY_LIMIT;
@@ -66,6 +81,9 @@ use tokio::task::JoinHandle;
 pub struct Options {
     /// The address to bind (port 0: any free port).
     pub addr: SocketAddr,
+    /// Host names the server answers to besides `localhost` and its
+    /// addresses (see [`guard`]).
+    pub allowed_hosts: Vec<String>,
     /// Training runs (for the Training view, and opponents' weights).
     pub runs_dir: PathBuf,
     /// The records file games are appended to; `None`: not saved.
@@ -76,6 +94,8 @@ pub struct Options {
     pub replay_dirs: Vec<PathBuf>,
     /// What the games may hold and compute.
     pub limits: Limits,
+    /// The connections' bounds.
+    pub bounds: Bounds,
 }
 
 /// Why the server could not start or stopped.
@@ -152,19 +172,32 @@ pub async fn start_until(
             source,
         })?;
     let addr = listener.local_addr()?;
+    let roots = vec![
+        games::Root {
+            name: "weights",
+            dir: options.weights_dir.clone(),
+        },
+        games::Root {
+            name: "runs",
+            dir: options.runs_dir.clone(),
+        },
+    ];
     let games = Arc::new(Games::new(
         options.records.clone(),
-        vec![options.weights_dir.clone(), options.runs_dir.clone()],
+        roots.clone(),
         options.limits,
     ));
+    let fs = options.bounds.fs_timeout;
     let app = routes::router(
-        Arc::clone(&games),
+        guard::Guard::new(addr.ip(), &options.allowed_hosts, BODY_LIMIT),
         vec![
-            weights::router(options.weights_dir.clone(), options.runs_dir.clone()),
-            runs::router(options.runs_dir.clone()),
-            replay::router(options.replay_dirs.clone()),
+            games::router(Arc::clone(&games)),
+            weights::router(roots, fs),
+            runs::router(options.runs_dir.clone(), fs),
+            replay::router(options.replay_dirs.clone(), fs),
         ],
     );
+    let bounds = options.bounds;
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
         let until = async move {
@@ -173,9 +206,7 @@ pub async fn start_until(
                 _ = signal => {}
             }
         };
-        let served = axum::serve(listener, app)
-            .with_graceful_shutdown(until)
-            .await;
+        let served = conn::serve(listener, app, bounds, until).await;
         games.end_all().await;
         served.map_err(ServeError::Io)
     });
@@ -193,11 +224,15 @@ pub fn run(options: Options, ready: impl FnOnce(&Running)) -> Result<(), ServeEr
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let mut running = start_until(options, stop_signal()).await?;
         ready(&running);
         running.wait().await
-    })
+    });
+    // A thread still blocked on the file system (a request that timed
+    // out) must not keep the process from ending.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    served
 }
 
 /// Completes on Ctrl-C, or on SIGTERM on Unix.

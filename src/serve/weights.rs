@@ -1,8 +1,17 @@
 //! The weights files an opponent may use (`GET /api/weights`): the files
 //! of the weights folder and each run's start and best weights, with the
 //! game each is for, so the page offers only those of the game chosen.
+//!
+//! A file is named by its served folder's name and its place in it
+//! (`weights/gomoku.toml`, `runs/r1/weights/best.toml`), the name a spec
+//! takes ([`super::games::weights_path`]), never by the server's own path.
+//! Only regular files inside the folders are read ([`regular_inside`]): a
+//! link out is listed as refused, unread; a file that does not parse says
+//! where, never what it holds ([`quiet_error`]).
 
 use super::error::ApiError;
+use super::files::{quiet_error, regular_inside, within};
+use super::games::Root;
 use crate::eval::Weights;
 use crate::game::Rules;
 use axum::extract::rejection::QueryRejection;
@@ -12,6 +21,7 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The most files listed (a runs folder may hold hundreds of runs).
 pub const MAX_LISTED: usize = 1000;
@@ -19,8 +29,8 @@ pub const MAX_LISTED: usize = 1000;
 /// One weights file.
 #[derive(Debug, Serialize, PartialEq, Eq)]
 pub struct WeightsFile {
-    /// The path to put in a spec (`weights=…`), as the folder was given
-    /// to the server joined with the file's place in it.
+    /// The path to put in a spec (`weights=…`): the folder's name and the
+    /// file's place in it.
     pub path: String,
     /// The game the weights are for (`15x15x5`); `None` when the file
     /// cannot be read.
@@ -38,21 +48,19 @@ pub struct WeightsList {
     pub truncated: bool,
 }
 
-/// The folders listed.
+/// The folders listed, and the time their reading may take.
 #[derive(Debug)]
 struct Folders {
-    weights_dir: PathBuf,
-    runs_dir: PathBuf,
+    roots: Vec<Root>,
+    fs_timeout: Duration,
 }
 
-/// The route `GET /api/weights` over the two folders.
-pub fn router(weights_dir: PathBuf, runs_dir: PathBuf) -> Router {
+/// The route `GET /api/weights` over the weights folder and the runs
+/// folder (`roots`, in that order), each reading within `fs_timeout`.
+pub fn router(roots: Vec<Root>, fs_timeout: Duration) -> Router {
     Router::new()
         .route("/api/weights", get(list))
-        .with_state(Arc::new(Folders {
-            weights_dir,
-            runs_dir,
-        }))
+        .with_state(Arc::new(Folders { roots, fs_timeout }))
 }
 
 /// The query of `GET /api/weights`.
@@ -69,10 +77,8 @@ async fn list(
 ) -> Result<Json<WeightsList>, ApiError> {
     let query = query?;
     let game: Option<Rules> = query.game.as_deref().map(str::parse).transpose()?;
-    let mut list =
-        tokio::task::spawn_blocking(move || weights_files(&folders.weights_dir, &folders.runs_dir))
-            .await
-            .map_err(|e| ApiError::Worker(e.to_string()))?;
+    let limit = folders.fs_timeout;
+    let mut list = within(limit, move || weights_files(&folders.roots)).await?;
     if let Some(rules) = game {
         let name = rules.to_string();
         list.weights
@@ -81,13 +87,14 @@ async fn list(
     Ok(Json(list))
 }
 
-/// Sorted entries of a folder that are not hidden (none if it cannot be read).
-fn entries(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+/// Sorted names of a folder's entries that are not hidden (none if it
+/// cannot be read).
+fn entries(dir: &Path) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(Result::ok)
-                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-                .map(|e| e.path())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| !n.starts_with('.'))
                 .collect()
         })
         .unwrap_or_default();
@@ -95,33 +102,59 @@ fn entries(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The `.toml` files of `weights_dir`, then `start.toml` and `best.toml`
-/// of each run under `runs_dir`.
-pub fn weights_files(weights_dir: &Path, runs_dir: &Path) -> WeightsList {
-    let mut paths: Vec<PathBuf> = entries(weights_dir)
-        .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "toml") && p.is_file())
-        .collect();
-    for run in entries(runs_dir).into_iter().filter(|p| p.is_dir()) {
-        for name in ["start.toml", "best.toml"] {
-            let p = run.join("weights").join(name);
-            if p.is_file() {
-                paths.push(p);
+/// The `.toml` files of the first root (the weights folder), then
+/// `weights/start.toml` and `weights/best.toml` of each run in the second
+/// (the runs folder).
+pub fn weights_files(roots: &[Root]) -> WeightsList {
+    // (the name shown, the folder's real path, the file's path)
+    let mut found: Vec<(String, PathBuf, PathBuf)> = Vec::new();
+    for (i, root) in roots.iter().enumerate() {
+        let Ok(real_root) = root.dir.canonicalize() else {
+            continue;
+        };
+        for name in entries(&real_root) {
+            let files: Vec<String> = if i == 0 {
+                vec![name]
+                    .into_iter()
+                    .filter(|n| n.ends_with(".toml"))
+                    .collect()
+            } else if real_root.join(&name).is_dir() {
+                ["start.toml", "best.toml"]
+                    .map(|f| format!("{name}/weights/{f}"))
+                    .into()
+            } else {
+                Vec::new()
+            };
+            for rel in files {
+                let path = real_root.join(&rel);
+                found.push((format!("{}/{rel}", root.name), real_root.clone(), path));
             }
         }
     }
-    let truncated = paths.len() > MAX_LISTED;
-    paths.truncate(MAX_LISTED);
-    let weights = paths
-        .into_iter()
-        .map(|p| {
-            let read = Weights::read(&p);
-            WeightsFile {
-                path: p.display().to_string(),
-                game: read.as_ref().ok().map(|w| w.game.to_string()),
-                error: read.err().map(|e| e.to_string()),
-            }
-        })
-        .collect();
-    WeightsList { weights, truncated }
+    let mut weights = Vec::new();
+    for (shown, real_root, path) in found {
+        if weights.len() == MAX_LISTED {
+            return WeightsList {
+                weights,
+                truncated: true,
+            };
+        }
+        let read = match regular_inside(&path, &real_root, &shown) {
+            Ok(None) => continue,
+            Ok(Some(real)) => Weights::read(&real).map_err(|e| {
+                let root_name = shown.split('/').next().unwrap_or_default();
+                quiet_error(&e.to_string(), &real_root, root_name)
+            }),
+            Err(refused) => Err(refused.to_string()),
+        };
+        weights.push(WeightsFile {
+            path: shown,
+            game: read.as_ref().ok().map(|w| w.game.to_string()),
+            error: read.err(),
+        });
+    }
+    WeightsList {
+        weights,
+        truncated: false,
+    }
 }

@@ -44,6 +44,8 @@ mod serve_replay;
 #[cfg(feature = "serve")]
 mod serve_runs;
 #[cfg(feature = "serve")]
+mod serve_security;
+#[cfg(feature = "serve")]
 mod slow_link;
 mod solver;
 mod stats;

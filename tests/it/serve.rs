@@ -4,7 +4,7 @@
 
 use mnk::game::{Outcome, Rules};
 use mnk::records::read_records;
-use mnk::serve::{start, Limits, Options, Running};
+use mnk::serve::{start, Bounds, Limits, Options, Running};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -24,6 +24,11 @@ impl Server {
 
     /// [`Server::start`] with other limits.
     pub(crate) fn start_with(dir: &Path, limits: Limits) -> Server {
+        Server::start_bounded(dir, limits, Bounds::default())
+    }
+
+    /// [`Server::start`] with other limits and connection bounds.
+    pub(crate) fn start_bounded(dir: &Path, limits: Limits, bounds: Bounds) -> Server {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -31,11 +36,13 @@ impl Server {
             .unwrap();
         let options = Options {
             addr: "127.0.0.1:0".parse().unwrap(),
+            allowed_hosts: Vec::new(),
             runs_dir: dir.join("runs"),
             records: Some(dir.join("records/games.csv")),
             weights_dir: dir.join("weights"),
             replay_dirs: vec![dir.join("records"), dir.join("runs")],
             limits,
+            bounds,
         };
         let running = runtime.block_on(start(options)).unwrap();
         let addr = running.addr();
@@ -120,7 +127,7 @@ fn play_perfect_game(server: &Server, you: &str) -> Value {
         "/api/games",
         Some(json!({"game": "tictactoe", "you": you, "opponent": "perfect"})),
     );
-    let id = g["id"].as_u64().unwrap();
+    let id = g["id"].as_str().unwrap().to_string();
     let mut state = g;
     while state["turn"] == "you" {
         let hinted = server.ok("POST", &format!("/api/games/{id}/hint"), None);
@@ -165,7 +172,7 @@ fn a_perfect_game_is_a_draw_and_is_saved() {
         );
         assert_eq!(g["moves"][0]["cell"], "b2", "{g}");
         assert_eq!(g["turn"], "you");
-        g["id"].as_u64().unwrap()
+        g["id"].as_str().unwrap().to_string()
     };
     // Undo takes back our move and the answer; resign ends the game.
     let after = server.ok(
@@ -195,7 +202,7 @@ fn a_won_game_shows_its_line_and_an_abandoned_one_is_saved_at_shutdown() {
         "/api/games",
         Some(json!({"game": "4x4x3", "you": "black", "opponent": "greedy"})),
     );
-    let id = g["id"].as_u64().unwrap();
+    let id = g["id"].as_str().unwrap().to_string();
     let mut state = server.ok(
         "POST",
         &format!("/api/games/{id}/move"),
@@ -223,7 +230,7 @@ fn a_won_game_shows_its_line_and_an_abandoned_one_is_saved_at_shutdown() {
         "/api/games",
         Some(json!({"game": "gomoku", "you": "black", "opponent": "easy"})),
     );
-    let id = g["id"].as_u64().unwrap();
+    let id = g["id"].as_str().unwrap().to_string();
     server.ok(
         "POST",
         &format!("/api/games/{id}/move"),
@@ -303,7 +310,17 @@ fn bad_input_gets_a_4xx_with_a_message() {
     let (status, _) = server.raw("POST", "/api/games", "application/json", huge.as_bytes());
     assert_eq!(status, 413);
 
-    refused(server.json("GET", "/api/games/99", None), 404, "no game 99");
+    let unknown = "0123456789abcdef0123456789abcdef";
+    refused(
+        server.json("GET", &format!("/api/games/{unknown}"), None),
+        404,
+        &format!("no game {unknown}"),
+    );
+    refused(
+        server.json("GET", "/api/games/99", None),
+        404,
+        "32 hex digits",
+    );
     refused(
         server.json("GET", "/api/games/x", None),
         404,
@@ -320,7 +337,7 @@ fn bad_input_gets_a_4xx_with_a_message() {
         "/api/games",
         Some(game("tictactoe", "black", "perfect")),
     );
-    let id = g["id"].as_u64().unwrap();
+    let id = g["id"].as_str().unwrap().to_string();
     let mv = |cell: &str| {
         server.json(
             "POST",
@@ -411,8 +428,8 @@ fn concurrent_clients_play_their_own_games() {
     for r in &results {
         assert_eq!(r["result"], "draw", "{r}");
     }
-    let ids: std::collections::BTreeSet<u64> =
-        results.iter().map(|r| r["id"].as_u64().unwrap()).collect();
+    let ids: std::collections::BTreeSet<&str> =
+        results.iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), 4);
     let games = read_records(dir.path().join("records/games.csv"), Rules::TICTACTOE).unwrap();
     assert_eq!(games.len(), 4);
@@ -421,7 +438,7 @@ fn concurrent_clients_play_their_own_games() {
 }
 
 /// Polls the game until it is the person's turn again.
-fn until_your_turn(server: &Server, id: u64, within: std::time::Duration) -> Value {
+fn until_your_turn(server: &Server, id: &str, within: std::time::Duration) -> Value {
     let start = std::time::Instant::now();
     loop {
         let (status, g) = server.json("GET", &format!("/api/games/{id}"), None);
@@ -439,7 +456,7 @@ fn until_your_turn(server: &Server, id: u64, within: std::time::Duration) -> Val
 /// A server with one thinker (so a think left running would hold up every
 /// game) and a gomoku game against a search that runs into the 20M-node
 /// cap, about 20 s a move here, unless it is stopped.
-fn slow_game(dir: &Path, you: &str) -> (Server, u64) {
+fn slow_game(dir: &Path, you: &str) -> (Server, String) {
     let limits = Limits {
         thinkers: 1,
         ..Limits::default()
@@ -450,7 +467,7 @@ fn slow_game(dir: &Path, you: &str) -> (Server, u64) {
         "/api/games",
         Some(json!({"game": "gomoku", "you": you, "opponent": "search:depth=12,width=20"})),
     );
-    let id = g["id"].as_u64().unwrap();
+    let id = g["id"].as_str().unwrap().to_string();
     (server, id)
 }
 
@@ -485,7 +502,7 @@ fn a_client_that_goes_away_stops_the_ai_think() {
         "{during}"
     );
     drop(s);
-    let after = until_your_turn(&server, id, std::time::Duration::from_secs(5));
+    let after = until_your_turn(&server, &id, std::time::Duration::from_secs(5));
     // The AI played the best move it had found: the game goes on.
     assert_eq!(after["moves"].as_array().unwrap().len(), 2, "{after}");
     let ai = &after["ai"];
@@ -497,7 +514,7 @@ fn a_client_that_goes_away_stops_the_ai_think() {
         "/api/games",
         Some(json!({"game": "tictactoe", "you": "black", "opponent": "greedy"})),
     );
-    let other_id = other["id"].as_u64().unwrap();
+    let other_id = other["id"].as_str().unwrap().to_string();
     let start = std::time::Instant::now();
     let next = server.ok(
         "POST",
@@ -523,7 +540,7 @@ fn the_value_map_and_the_ai_search_are_the_librarys() {
         "/api/games",
         Some(json!({"game": "gomoku", "you": "black", "opponent": "search:depth=3"})),
     );
-    let id = g["id"].as_u64().unwrap();
+    let id = g["id"].as_str().unwrap().to_string();
     assert_eq!(g["ai"], Value::Null);
     let g = server.ok(
         "POST",
@@ -556,7 +573,11 @@ fn the_value_map_and_the_ai_search_are_the_librarys() {
     // Undoing the move hides the search of a move no longer on the board.
     let undone = server.ok("POST", &format!("/api/games/{id}/undo"), None);
     assert_eq!(undone["ai"], Value::Null, "{undone}");
-    let (status, e) = server.json("GET", "/api/games/99/values", None);
+    let (status, e) = server.json(
+        "GET",
+        &format!("/api/games/{}/values", "9".repeat(32)),
+        None,
+    );
     assert_eq!(status, 404, "{e}");
     server.stop();
 }
@@ -610,7 +631,7 @@ fn the_weights_files_are_listed_by_game_and_usable() {
         "/api/games",
         Some(json!({"game": "tictactoe", "you": "black", "opponent": format!("greedy:weights={path}")})),
     );
-    let id = g["id"].as_u64().unwrap();
+    let id = g["id"].as_str().unwrap().to_string();
     let v = server.ok("GET", &format!("/api/games/{id}/values"), None);
     assert!(
         v["weights"]
@@ -633,7 +654,7 @@ fn a_client_that_goes_away_stops_a_hint_and_the_game_stays() {
     assert_eq!(status, 409, "the game is out for the hint: {busy}");
     drop(s);
     // The game comes back, and the one thinker is free for a real hint.
-    let back = until_your_turn(&server, id, std::time::Duration::from_secs(5));
+    let back = until_your_turn(&server, &id, std::time::Duration::from_secs(5));
     assert_eq!(back["moves"].as_array().unwrap().len(), 1, "{back}");
     assert!(
         back["hint"].is_string(),
@@ -645,7 +666,7 @@ fn a_client_that_goes_away_stops_a_hint_and_the_game_stays() {
         "/api/games",
         Some(json!({"game": "tictactoe", "you": "black", "opponent": "greedy"})),
     );
-    let other_id = other["id"].as_u64().unwrap();
+    let other_id = other["id"].as_str().unwrap().to_string();
     let hinted = server.ok("POST", &format!("/api/games/{other_id}/hint"), None);
     assert!(hinted["hint"].is_string(), "{hinted}");
     assert!(start.elapsed() < std::time::Duration::from_secs(3));
@@ -674,7 +695,7 @@ fn search_tables_are_kept_within_the_memory_budget() {
     for _ in 0..4 {
         let (status, g) = new(18);
         assert_eq!(status, 201, "{g}");
-        ids.push(g["id"].as_u64().unwrap());
+        ids.push(g["id"].as_str().unwrap().to_string());
     }
     // The fourth ended the oldest, as the games' count limit does.
     let (status, _) = server.json("GET", &format!("/api/games/{}", ids[0]), None);

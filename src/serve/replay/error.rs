@@ -92,6 +92,9 @@ pub enum ReplayError {
     /// The reading thread died.
     #[error("internal error: {0}")]
     Task(String),
+    /// The file system did not answer in time, or the reading task died.
+    #[error(transparent)]
+    Fs(#[from] crate::serve::files::FsError),
 }
 
 impl ReplayError {
@@ -117,6 +120,7 @@ impl ReplayError {
                 _ => StatusCode::INTERNAL_SERVER_ERROR,
             },
             ReplayError::Task(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ReplayError::Fs(e) => e.status(),
         }
     }
 }

@@ -31,6 +31,7 @@ mod list;
 pub use error::ReplayError;
 pub use list::{FileEntry, Folder, MAX_DEPTH, MAX_ENTRIES, MAX_FILES};
 
+use super::files::within;
 use super::games::{result_name, Stone};
 use super::safe_path::{clean_relative, safe_join};
 use crate::game::{Board, Rules};
@@ -45,6 +46,7 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::Semaphore;
 
 /// The largest records file the server reads for the page.
@@ -58,10 +60,12 @@ pub const MAX_LISTED_GAMES: usize = 5000;
 pub const MAX_READERS: usize = 2;
 
 /// The Replay view's routes over the records files under `dirs`.
-pub fn router(dirs: Vec<PathBuf>) -> Router {
+/// Each request's file work takes at most `fs_timeout`.
+pub fn router(dirs: Vec<PathBuf>, fs_timeout: Duration) -> Router {
     let shared = Shared {
         dirs,
         readers: Semaphore::new(MAX_READERS),
+        fs_timeout,
     };
     Router::new()
         .route("/api/records", get(folders))
@@ -76,11 +80,14 @@ struct Shared {
     dirs: Vec<PathBuf>,
     /// Turns to read the file system.
     readers: Semaphore,
+    /// The longest a request's file work may take.
+    fs_timeout: Duration,
 }
 
 type Dirs = State<Arc<Shared>>;
 
-/// Runs `work` on a blocking thread once a reader's turn is free.
+/// Runs `work` on a blocking thread once a reader's turn is free, for at
+/// most the routes' file time.
 async fn read_turn<T: Send + 'static>(
     shared: &Shared,
     work: impl FnOnce() -> Result<T, ReplayError> + Send + 'static,
@@ -90,9 +97,7 @@ async fn read_turn<T: Send + 'static>(
         .acquire()
         .await
         .map_err(|e| ReplayError::Task(e.to_string()))?;
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| ReplayError::Task(e.to_string()))?
+    within(shared.fs_timeout, work).await?
 }
 
 /// The answer of `GET /api/records`.

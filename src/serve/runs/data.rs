@@ -10,6 +10,7 @@
 //! list of fifty runs and a 2,000-round run's charts are parsed once per
 //! new round, not once per request.
 
+use super::super::files::{quiet_error, regular_inside};
 use crate::arena::stats::PairedTally;
 use crate::train::{is_finished, Check, CheckRow, RoundResult, RunDir};
 use serde::Serialize;
@@ -299,8 +300,23 @@ fn elo_of(t: &PairedTally) -> (f64, f64, f64) {
     (elo(t.pairs.elo()), elo(lo), elo(hi))
 }
 
-/// Reads the run folder `dir`: what it could read, and the first error.
+/// Reads the run folder `dir` (a real path): what it could read, and the
+/// first error. Its files are read only if they are regular files inside
+/// it, and an error names them from the run's folder and quotes nothing
+/// of them ([`quiet_error`]).
 pub fn read(dir: &Path) -> Reading {
+    let name = dir
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    for file in WATCHED {
+        if let Err(refused) = regular_inside(&dir.join(file), dir, &format!("{name}/{file}")) {
+            return Reading {
+                error: Some(refused.to_string()),
+                ..Reading::default()
+            };
+        }
+    }
+    let quiet = |e: &dyn std::fmt::Display| Some(quiet_error(&e.to_string(), dir, &name));
     let run = RunDir::new(dir);
     let mut out = Reading {
         info: RunInfo {
@@ -316,7 +332,7 @@ pub fn read(dir: &Path) -> Reading {
     let cfg = match run.read_config() {
         Ok(cfg) => cfg,
         Err(e) => {
-            out.error = Some(e.to_string());
+            out.error = quiet(&e);
             return out;
         }
     };
@@ -332,7 +348,7 @@ pub fn read(dir: &Path) -> Reading {
     let (rounds, checks, verdict) = match read {
         Ok(r) => r,
         Err(e) => {
-            out.error = Some(e.to_string());
+            out.error = quiet(&e);
             return out;
         }
     };

@@ -11,6 +11,7 @@
 
 use super::data::{signature, Signature};
 use super::{raw_name, resolve, summary, Runs, RunsError, Summary};
+use crate::serve::files::within;
 use axum::extract::State as Extract;
 use axum::http::Uri;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -49,7 +50,8 @@ impl Watch {
             self.dir.clone(),
             self.seen.clone(),
         );
-        let looked = tokio::task::spawn_blocking(move || {
+        let limit = self.runs.fs_timeout;
+        let looked = within(limit, move || {
             let sig = signature(&dir);
             let changed = seen.as_ref() != Some(&sig);
             let summary = (changed || probe).then(|| summary(&runs, &name, &dir).0);
@@ -68,7 +70,9 @@ pub(super) async fn events(
     Extract(runs): Extract<Arc<Runs>>,
     uri: Uri,
 ) -> Result<Sse<impl Stream<Item = Result<Event, axum::Error>>>, RunsError> {
-    let (name, dir) = resolve(&runs.root, raw_name(&uri, "/events"))?;
+    let raw = raw_name(&uri, "/events").to_string();
+    let root = runs.root.clone();
+    let (name, dir) = within(runs.fs_timeout, move || resolve(&root, &raw)).await??;
     let watch = Watch {
         runs,
         name,
@@ -86,7 +90,8 @@ pub(super) async fn events(
                     return Some((event, w));
                 }
                 Ok(None) => tokio::time::sleep(POLL).await,
-                // A look's task died: end the stream; the page reconnects.
+                // A look's task died or the file system did not answer:
+                // end the stream; the page reconnects.
                 Err(()) => return None,
             }
         }

@@ -29,6 +29,13 @@
 //! the runs folder a 403, an unknown run a 404. Folders are read through a
 //! cache keyed by their files' lengths and times, so a request costs
 //! a few `stat`s unless a round landed.
+//!
+//! A run's files are read, and its lock probed, only when they are regular
+//! files inside its folder ([`regular_inside`]): a link out makes the run
+//! damaged, unread, and a FIFO cannot block a request. Every request's
+//! file work has a deadline (a 503 after it), and a damaged run's error
+//! names its file from the run's folder and quotes nothing of it
+//! ([`super::files::quiet_error`]).
 
 mod data;
 mod events;
@@ -36,6 +43,7 @@ mod events;
 pub use data::{Charts, RunInfo, State, ELO_LIMIT};
 
 use super::error::error_response;
+use super::files::{regular_inside, within, FsError};
 use super::safe_path::{clean_relative, safe_join, PathError};
 use crate::train::RunLock;
 use axum::extract::State as Extract;
@@ -48,19 +56,24 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
-/// What the routes share: the runs folder and the readings of its runs.
+/// What the routes share: the runs folder, the readings of its runs and
+/// the time a request's file work may take.
 #[derive(Debug)]
 struct Runs {
     root: PathBuf,
     cache: Cache,
+    fs_timeout: Duration,
 }
 
-/// The Training view's routes over the runs folder `runs_dir`.
-pub fn router(runs_dir: PathBuf) -> Router {
+/// The Training view's routes over the runs folder `runs_dir`, each
+/// request's file work within `fs_timeout`.
+pub fn router(runs_dir: PathBuf, fs_timeout: Duration) -> Router {
     let runs = Arc::new(Runs {
         root: runs_dir,
         cache: Cache::default(),
+        fs_timeout,
     });
     Router::new()
         .route("/api/runs", get(list))
@@ -79,9 +92,9 @@ enum RunsError {
     /// No run folder has this name.
     #[error("no run named {0:?}")]
     NoRun(String),
-    /// A blocking task died (a bug, not the request's fault).
-    #[error("internal error: {0}")]
-    Task(String),
+    /// The file system did not answer in time, or its task died.
+    #[error(transparent)]
+    Fs(#[from] FsError),
 }
 
 impl IntoResponse for RunsError {
@@ -89,7 +102,7 @@ impl IntoResponse for RunsError {
         let status = match &self {
             RunsError::Path(e) => e.status(),
             RunsError::NoRun(_) => StatusCode::NOT_FOUND,
-            RunsError::Task(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            RunsError::Fs(e) => e.status(),
         };
         error_response(status, &self)
     }
@@ -150,9 +163,14 @@ impl Summary {
 }
 
 /// Whether the run in `dir` is held by a process; a lock that cannot be
-/// tested counts as not held (the files still tell the rest).
+/// tested counts as not held (the files still tell the rest). Only a
+/// regular file is probed: opening a FIFO would block.
 fn running(dir: &Path) -> bool {
-    RunLock::is_held(dir).unwrap_or(false)
+    // `.lock`: RunLock's file.
+    matches!(
+        regular_inside(&dir.join(".lock"), dir, ".lock"),
+        Ok(Some(_))
+    ) && RunLock::is_held(dir).unwrap_or(false)
 }
 
 /// The summary of the run folder `dir` named `name`, its lock probed now.
@@ -168,9 +186,7 @@ struct List {
 
 /// `GET /api/runs`.
 async fn list(Extract(runs): Extract<Arc<Runs>>) -> Result<Json<List>, RunsError> {
-    let list = tokio::task::spawn_blocking(move || list_runs(&runs))
-        .await
-        .map_err(|e| RunsError::Task(e.to_string()))?;
+    let list = within(runs.fs_timeout, move || list_runs(&runs)).await?;
     Ok(Json(List { runs: list }))
 }
 
@@ -266,13 +282,13 @@ impl Serialize for ChartsRef {
 
 /// `GET /api/runs/{name}`.
 async fn detail(Extract(runs): Extract<Arc<Runs>>, uri: Uri) -> Result<Json<Detail>, RunsError> {
-    let (name, dir) = resolve(&runs.root, raw_name(&uri, ""))?;
-    let detail = tokio::task::spawn_blocking(move || {
+    let raw = raw_name(&uri, "").to_string();
+    let detail = within(runs.fs_timeout, move || {
+        let (name, dir) = resolve(&runs.root, &raw)?;
         let (summary, reading) = summary(&runs, &name, &dir);
         let charts = reading.charts.is_some().then_some(ChartsRef(reading));
-        Detail { summary, charts }
+        Ok::<_, RunsError>(Detail { summary, charts })
     })
-    .await
-    .map_err(|e| RunsError::Task(e.to_string()))?;
+    .await??;
     Ok(Json(detail))
 }

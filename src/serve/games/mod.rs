@@ -1,5 +1,7 @@
 //! The Play view's games: `mnk play` sessions ([`crate::play::Session`])
-//! kept by id, driven by requests instead of typed lines.
+//! kept by id, driven by requests instead of typed lines. `api.rs` holds
+//! the JSON, `opponents.rs` vets an opponent's spec, `routes.rs` the
+//! routes; this file is the store.
 //!
 //! Every move, undo, hint and resignation goes through the session exactly
 //! as a typed line would, so the rules, the AI's move and saving to the
@@ -11,19 +13,30 @@
 //! ([`Session::take_ai_turn`], [`AiTurn::think`], [`Session::finish_ai_turn`]),
 //! so a long think blocks neither the server nor a look at the game, and at
 //! most [`Limits::thinkers`] moves and hints are computed at once.
+//!
+//! The search tables' memory is reserved before a game's players are
+//! built ([`Reservation`]), under one atomic count, and given back when
+//! the game is dropped: however many clients start games at once, the
+//! tables never hold more than [`Limits::table_memory`]. A game that does
+//! not fit ends the oldest games to make room; while the memory is held by
+//! games being started or thinking, it is refused with a 503.
+
+mod api;
+mod opponents;
+mod routes;
+
+pub use api::{result_name, AiSearch, GameId, GameState, MoveRequest, NewGame, Stone, Values};
+pub use opponents::{vet, weights_path, Root, Vetted};
+pub use routes::router;
 
 use super::error::ApiError;
-use super::safe_path::{clean_relative, safe_join};
-use crate::game::{Board, Color, Move, Outcome, Rules};
+use crate::game::{Color, Move, Rules};
 use crate::play::{
-    winning_line, AiTurn, Command, Config, Out, SeatKind, Session, Style, Turn, ValueMap, VcfReport,
+    winning_line, AiTurn, Command, Config, Out, SeatKind, Session, Style, Turn, ValueMap,
 };
-use crate::players::{
-    describe_score, table_bytes, PlayerKind, PlayerSpec, SearchLimits, EXACT_LIMIT,
-};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use crate::players::describe_score;
+use std::collections::VecDeque;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -47,9 +60,9 @@ pub struct Limits {
     /// the search as it is (a timed search adds the VCT at the root).
     pub nodes: u64,
     /// The bytes the games' search tables may hold together (a search
-    /// opponent has two: its own and its hint player's). Starting a game
-    /// beyond it ends (and saves) the oldest games, as [`Limits::games`]
-    /// does; a game that needs more on its own is refused.
+    /// opponent has two: its own and its hint player's), reserved before
+    /// they are allocated (see the module docs); a game that needs more on
+    /// its own is refused.
     pub table_memory: u128,
 }
 
@@ -66,171 +79,63 @@ impl Default for Limits {
     }
 }
 
-/// The body of `POST /api/games`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewGame {
-    /// The game: `tictactoe`, `gomoku`, `WxHxK`, with `-exact` for the
-    /// exact rule.
-    pub game: String,
-    /// The person's colour: `black` (moves first) or `white`.
-    pub you: String,
-    /// The AI's player spec (`easy`, `hard`, `perfect`, `search:depth=4`…);
-    /// a weights file must lie under the weights or runs folder.
-    pub opponent: String,
-    /// The seed of the AI's tie-breaks (default 1).
-    #[serde(default)]
-    pub seed: Option<u64>,
+/// How long a new game waits for the tables' memory held by games being
+/// started or thinking before it is refused.
+pub const RESERVE_WAIT: Duration = Duration::from_secs(2);
+
+/// Bytes of search tables reserved, given back when dropped (with the game
+/// whose last field it is, after its players).
+#[derive(Debug)]
+struct Reservation {
+    held: Arc<AtomicU64>,
+    bytes: u64,
 }
 
-/// The body of `POST /api/games/{id}/move`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MoveRequest {
-    /// The cell: `b2` (column letter, row from 1) or `1,1` (0-based x,y).
-    pub cell: String,
-}
-
-/// One stone in a game's move list.
-#[derive(Debug, Serialize, PartialEq, Eq)]
-pub struct Stone {
-    /// The cell's name (`b2`).
-    pub cell: String,
-    /// Column, 0-based from the left.
-    pub x: u8,
-    /// Row, 0-based from the top.
-    pub y: u8,
-    /// `black` or `white`.
-    pub color: String,
-}
-
-impl Stone {
-    /// The stones of `board`, in the order they were played.
-    pub fn all(board: &Board) -> Vec<Stone> {
-        (0..board.ply())
-            .map(|i| {
-                let (m, c) = board.move_at(i);
-                Stone {
-                    cell: m.to_string(),
-                    x: m.x,
-                    y: m.y,
-                    color: c.to_string(),
-                }
-            })
-            .collect()
+impl Reservation {
+    /// Reserves `bytes` if the total stays within `budget`.
+    fn try_new(held: &Arc<AtomicU64>, bytes: u64, budget: u64) -> Option<Reservation> {
+        held.fetch_update(Ordering::AcqRel, Ordering::Acquire, |h| {
+            h.checked_add(bytes).filter(|&t| t <= budget)
+        })
+        .ok()?;
+        Some(Reservation {
+            held: Arc::clone(held),
+            bytes,
+        })
     }
 }
 
-/// A result as the API writes it: `black`, `white` or `draw`.
-pub fn result_name(o: Outcome) -> String {
-    match o {
-        Outcome::Win(c) => c.to_string(),
-        Outcome::Draw => "draw".to_string(),
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.held.fetch_sub(self.bytes, Ordering::AcqRel);
     }
-}
-
-/// A game as the page sees it: the answer of every game route.
-#[derive(Debug, Serialize)]
-pub struct GameState {
-    /// The game's id in this server.
-    pub id: u64,
-    /// The game's name (`tictactoe`, `15x15x5`…).
-    pub game: String,
-    /// Board width.
-    pub width: u8,
-    /// Board height.
-    pub height: u8,
-    /// Stones in a row that win.
-    pub k: u8,
-    /// `freestyle` or `exact`.
-    pub rule: String,
-    /// The person's colour.
-    pub you: String,
-    /// The AI's spec.
-    pub opponent: String,
-    /// The colour to move, while the game goes on.
-    pub to_move: Option<String>,
-    /// `you`, `ai` (thinking), or `over`.
-    pub turn: String,
-    /// The moves so far, in order.
-    pub moves: Vec<Stone>,
-    /// The last move's cell.
-    pub last_move: Option<String>,
-    /// The winning stones' cells, when a line won.
-    pub winning_line: Vec<String>,
-    /// `black`, `white` or `draw` once the game is over.
-    pub result: Option<String>,
-    /// The cell the last hint suggested, until the next move.
-    pub hint: Option<String>,
-    /// What the AI's search found for its last move, until it is taken
-    /// back (players that search only).
-    pub ai: Option<AiSearch>,
-    /// What `mnk play` would have printed for this request (saves, hints,
-    /// refusals), one message a line.
-    pub messages: Vec<String>,
-}
-
-/// What the AI's search found for a move.
-#[derive(Debug, Serialize)]
-pub struct AiSearch {
-    /// The move's cell.
-    pub cell: String,
-    /// The deepest completed iteration (0: proven by a threat search).
-    pub depth: u32,
-    /// Positions searched.
-    pub nodes: u64,
-    /// The score from the AI's view.
-    pub score: f64,
-    /// The score in words (`+1.2k`, `win in 5`).
-    pub eval: String,
-    /// What proved a win or loss (`search`, `vcf`, `vct`).
-    pub proof: Option<String>,
-    /// Milliseconds the search took.
-    pub ms: u64,
-}
-
-/// The value map of a game's position for the side to move
-/// (`GET /api/games/{id}/values`), under the AI's weights.
-#[derive(Debug, Serialize)]
-pub struct Values {
-    /// The side the scores are for.
-    pub mover: String,
-    /// The weights: a file, or `shipped` for the game's built-in ones.
-    pub weights: String,
-    /// One row per board row; `null` for a stone.
-    pub scores: Vec<Vec<Option<f64>>>,
-    /// The empty cells with the highest score.
-    pub best: Vec<String>,
-    /// The board value for the mover.
-    pub board_value: f64,
-    /// Each side's VCF (the mover's first); empty when the game is over.
-    pub vcf: Vec<VcfReport>,
 }
 
 /// One game of the server.
 struct WebGame {
-    id: u64,
+    id: GameId,
     session: Session,
     you: Color,
     opponent: String,
     /// The opponent's checked spec (its weights give the value map).
-    spec: PlayerSpec,
+    opponent_spec: Vetted,
+    /// The tables' memory: declared last, so it is given back after the
+    /// session (and its players' tables) is dropped.
+    _tables: Reservation,
 }
 
 impl WebGame {
     fn state(&mut self) -> GameState {
         let board = self.session.board();
         let rules = *board.rules();
-        let moves = Stone::all(board);
         let over = matches!(self.session.turn(), Turn::PlayAgain | Turn::Done);
         let turn = match self.session.turn() {
             Turn::Human(_) => "you",
             Turn::Ai(_) => "ai",
             Turn::PlayAgain | Turn::Done => "over",
         };
-        let result = self.session.outcome().map(result_name);
         let state = GameState {
-            id: self.id,
+            id: self.id.clone(),
             game: rules.to_string(),
             width: rules.width,
             height: rules.height,
@@ -240,10 +145,10 @@ impl WebGame {
             opponent: self.opponent.clone(),
             to_move: (!over).then(|| board.to_move().to_string()),
             turn: turn.to_string(),
-            moves,
+            moves: Stone::all(board),
             last_move: board.last_move().map(|m| m.to_string()),
             winning_line: winning_line(board).iter().map(Move::to_string).collect(),
-            result,
+            result: self.session.outcome().map(result_name),
             hint: self.session.hint().map(|m| m.to_string()),
             ai: self.session.ai_search().map(|(m, info)| AiSearch {
                 cell: m.to_string(),
@@ -269,54 +174,109 @@ impl WebGame {
     }
 }
 
+/// A game kept by the server, oldest first.
+#[derive(Debug)]
+struct Kept {
+    id: GameId,
+    slot: Arc<Mutex<WebGameSlot>>,
+    /// Its search tables' bytes.
+    bytes: u64,
+}
+
 /// The games of one server (see the module docs).
 #[derive(Debug)]
 pub struct Games {
-    games: std::sync::Mutex<BTreeMap<u64, Kept>>,
-    next_id: AtomicU64,
+    kept: std::sync::Mutex<VecDeque<Kept>>,
     records: Option<PathBuf>,
-    spec_roots: Vec<PathBuf>,
+    roots: Vec<Root>,
     limits: Limits,
     thinkers: Arc<Semaphore>,
+    /// Bytes of search tables reserved by the games, kept, being started
+    /// or not yet dropped.
+    tables: Arc<AtomicU64>,
     /// Held while a session may write the records file, so that two games
     /// never append to it at once.
     saving: Arc<std::sync::Mutex<()>>,
 }
 
-/// A game of the server with the bytes of its players' search tables.
-type Kept = (Arc<Mutex<WebGameSlot>>, u128);
-
 /// A game, or nothing while a blocking thread holds it.
-struct WebGameSlot(Option<WebGame>);
+#[derive(Default)]
+struct WebGameSlot {
+    game: Option<WebGame>,
+    /// The server ended the game while a thread held it: the thread ends
+    /// it when it puts it back.
+    ended: bool,
+    /// Stops the think in progress (the AI's move or a hint).
+    stop: Option<Arc<AtomicBool>>,
+}
 
 impl std::fmt::Debug for WebGameSlot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.0 {
+        match &self.game {
             Some(g) => write!(f, "game {}", g.id),
             None => f.write_str("busy"),
         }
     }
 }
 
+const BUSY: ApiError = ApiError::Conflict("the game is busy");
+
 impl WebGameSlot {
+    /// Why the game is not in its slot: a blocking step has it, or the
+    /// server ended it (to make room for newer games, at once after it
+    /// was made, in a flood of new games).
+    fn missing(&self) -> ApiError {
+        if self.ended {
+            ApiError::Busy("the game was ended to make room for newer games".to_string())
+        } else {
+            BUSY
+        }
+    }
+
     /// The game, unless a blocking step has it out of the slot.
     fn game(&self) -> Result<&WebGame, ApiError> {
-        self.0
-            .as_ref()
-            .ok_or(ApiError::Conflict("the game is busy"))
+        self.game.as_ref().ok_or_else(|| self.missing())
     }
 
     /// The game, mutably (see [`WebGameSlot::game`]).
     fn game_mut(&mut self) -> Result<&mut WebGame, ApiError> {
-        self.0
-            .as_mut()
-            .ok_or(ApiError::Conflict("the game is busy"))
+        let missing = self.missing();
+        self.game.as_mut().ok_or(missing)
     }
 
     /// Takes the game out for a blocking step (see [`WebGameSlot::game`]).
     fn take(&mut self) -> Result<WebGame, ApiError> {
-        self.0.take().ok_or(ApiError::Conflict("the game is busy"))
+        let missing = self.missing();
+        self.game.take().ok_or(missing)
     }
+}
+
+/// Puts a game back in its slot after a blocking step; if the server ended
+/// it meanwhile, ends it now instead (saving it if unfinished).
+async fn put_back(
+    slot: &Arc<Mutex<WebGameSlot>>,
+    game: WebGame,
+    saving: &Arc<std::sync::Mutex<()>>,
+) -> Result<OwnedMutexGuard<WebGameSlot>, ApiError> {
+    let mut guard = Arc::clone(slot).lock_owned().await;
+    if guard.ended {
+        end_game(game, Arc::clone(saving)).await;
+        return Err(ApiError::Conflict("the game was ended"));
+    }
+    guard.game = Some(game);
+    guard.stop = None;
+    Ok(guard)
+}
+
+/// Ends a game as `mnk play` does at the end of input (one in progress is
+/// saved as unfinished), and drops it, its tables with it.
+async fn end_game(mut game: WebGame, saving: Arc<std::sync::Mutex<()>>) {
+    let _ = blocking(move || {
+        let _saving = saving.lock().unwrap_or_else(|e| e.into_inner());
+        game.session.end_of_input();
+        drop(game);
+    })
+    .await;
 }
 
 /// Sets its flag when dropped: a request future dropped because its client
@@ -340,8 +300,7 @@ async fn ai_step(
 ) -> Result<(), ApiError> {
     let ai_to_move = {
         let guard = slot.lock().await;
-        let game = guard.game()?;
-        matches!(game.session.turn(), Turn::Ai(_))
+        matches!(guard.game()?.session.turn(), Turn::Ai(_))
     };
     if !ai_to_move {
         return Ok(());
@@ -354,8 +313,9 @@ async fn ai_step(
         .map_err(|e| ApiError::Worker(e.to_string()))?;
     let turn: Option<AiTurn> = {
         let mut guard = slot.lock().await;
-        let game = guard.game_mut()?;
-        game.session.take_ai_turn()
+        let turn = guard.game_mut()?.session.take_ai_turn();
+        guard.stop = Some(Arc::clone(&stop));
+        turn
     };
     let Some(mut turn) = turn else {
         return Ok(());
@@ -367,15 +327,16 @@ async fn ai_step(
         turn
     })
     .await?;
-    let mut guard = slot.lock_owned().await;
-    let mut game = guard.take()?;
+    let game = slot.lock().await.take()?;
+    let keep = Arc::clone(&saving);
     let (game, done) = blocking(move || {
-        let _saving = saving.lock().unwrap_or_else(|e| e.into_inner());
+        let mut game = game;
+        let _saving = keep.lock().unwrap_or_else(|e| e.into_inner());
         let done = game.session.finish_ai_turn(turn);
         (game, done)
     })
     .await?;
-    guard.0 = Some(game);
+    put_back(&slot, game, &saving).await?;
     done?;
     Ok(())
 }
@@ -389,99 +350,77 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| ApiError::Worker(e.to_string()))
 }
 
+/// A new game's id: 128 bits of the system's randomness, in hex.
+fn new_id() -> GameId {
+    format!("{:032x}", rand::random::<u128>())
+}
+
 impl Games {
     /// The games of a server that saves them to `records` (none: not
-    /// saved), with opponents' weights files allowed under `spec_roots`.
-    pub fn new(records: Option<PathBuf>, spec_roots: Vec<PathBuf>, limits: Limits) -> Games {
+    /// saved), with opponents' weights files allowed under `roots`.
+    pub fn new(records: Option<PathBuf>, roots: Vec<Root>, limits: Limits) -> Games {
         Games {
-            games: std::sync::Mutex::new(BTreeMap::new()),
-            next_id: AtomicU64::new(1),
+            kept: std::sync::Mutex::new(VecDeque::new()),
             records,
-            spec_roots,
+            roots,
             limits,
             thinkers: Arc::new(Semaphore::new(limits.thinkers.max(1))),
+            tables: Arc::new(AtomicU64::new(0)),
             saving: Arc::new(std::sync::Mutex::new(())),
         }
     }
 
-    fn slot(&self, id: u64) -> Result<Arc<Mutex<WebGameSlot>>, ApiError> {
-        let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        games
-            .get(&id)
-            .map(|(slot, _)| Arc::clone(slot))
-            .ok_or(ApiError::UnknownGame(id))
+    fn kept(&self) -> std::sync::MutexGuard<'_, VecDeque<Kept>> {
+        // Every change under the lock is a single call: a panic elsewhere
+        // leaves the list whole.
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Checks an opponent spec: it parses, its weights file lies under one
-    /// of the allowed folders, and it asks for no more table or solving
-    /// than the limits give.
-    fn opponent(&self, text: &str) -> Result<PlayerSpec, ApiError> {
-        let mut spec: PlayerSpec = text.parse()?;
-        let refuse = |why: String| ApiError::SpecRefused {
-            spec: text.to_string(),
-            why,
-        };
-        if let Some(w) = &spec.weights {
-            spec.weights = Some(self.weights_path(w).map_err(refuse)?);
-        }
-        let think = self.limits.think;
-        match &mut spec.kind {
-            PlayerKind::Search(SearchLimits { tt_bits, .. }) if *tt_bits > self.limits.tt_bits => {
-                return Err(refuse(format!(
-                    "tt={tt_bits}: the largest table here is tt={}",
-                    self.limits.tt_bits
-                )))
-            }
-            PlayerKind::Search(SearchLimits { time: Some(t), .. }) if *t > think => {
-                return Err(refuse(format!(
-                    "time={}: a move may take at most {} ms here",
-                    t.as_millis(),
-                    think.as_millis()
-                )))
-            }
-            PlayerKind::Search(SearchLimits { nodes: Some(n), .. }) if *n > self.limits.nodes => {
-                return Err(refuse(format!(
-                    "nodes={n}: a move may search at most {} nodes here",
-                    self.limits.nodes
-                )))
-            }
-            PlayerKind::Search(limits) => {
-                limits.nodes.get_or_insert(self.limits.nodes);
-            }
-            PlayerKind::Exact { limit } if *limit > EXACT_LIMIT => {
-                return Err(refuse(format!(
-                    "limit={limit}: the exact player solves at most {EXACT_LIMIT} empty cells here"
-                )))
-            }
-            _ => {}
-        }
-        Ok(spec)
+    fn slot(&self, id: &str) -> Result<Arc<Mutex<WebGameSlot>>, ApiError> {
+        self.kept()
+            .iter()
+            .find(|k| k.id == id)
+            .map(|k| Arc::clone(&k.slot))
+            .ok_or_else(|| ApiError::UnknownGame(id.to_string()))
     }
 
-    /// A weights path of a spec, resolved under an allowed folder: a path
-    /// relative to the folder (`gomoku.toml`), or one that starts with the
-    /// folder as configured (`weights/gomoku.toml`).
-    fn weights_path(&self, w: &Path) -> Result<PathBuf, String> {
-        let text = w.to_str().ok_or("the weights path is not UTF-8")?;
-        let mut why = String::from("no weights folder is served");
-        for root in &self.spec_roots {
-            let inside = root
-                .to_str()
-                .and_then(|r| text.strip_prefix(r.trim_end_matches('/')))
-                .and_then(|rest| rest.strip_prefix('/'))
-                .unwrap_or(text);
-            // A refused shape (`..`, an absolute path not under this
-            // folder) is tried against the next folder, and refused by all.
-            if let Err(e) = clean_relative(inside) {
-                why = e.to_string();
-                continue;
+    /// Reserves `bytes` of tables, ending the oldest games to make room.
+    /// While the room is held by games being started or thinking, it waits
+    /// for them a moment ([`RESERVE_WAIT`]), then refuses (503).
+    async fn reserve(&self, bytes: u128) -> Result<Reservation, ApiError> {
+        let budget = u64::try_from(self.limits.table_memory).unwrap_or(u64::MAX);
+        let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
+        let start = std::time::Instant::now();
+        while start.elapsed() < RESERVE_WAIT {
+            if let Some(r) = Reservation::try_new(&self.tables, bytes, budget) {
+                return Ok(r);
             }
-            match safe_join(root, inside) {
-                Ok(p) => return Ok(p),
-                Err(e) => why = e.to_string(),
+            // Ends the oldest games until the room they free would do. A
+            // game thinking gives its room back when its think ends.
+            let oldest: Vec<Kept> = {
+                let mut kept = self.kept();
+                let mut freed = 0u64;
+                let mut out = Vec::new();
+                let held = self.tables.load(Ordering::Acquire);
+                while held.saturating_sub(freed).saturating_add(bytes) > budget {
+                    let Some(k) = kept.pop_front() else { break };
+                    freed = freed.saturating_add(k.bytes);
+                    out.push(k);
+                }
+                out
+            };
+            if oldest.is_empty() {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            for k in oldest {
+                self.end_slot(k.slot).await;
             }
         }
-        Err(why)
+        Err(ApiError::Busy(format!(
+            "the games being started or thinking hold the search tables' memory ({} MiB); \
+             try again in a moment",
+            budget >> 20
+        )))
     }
 
     /// Starts a game (and lets the AI open if it plays black).
@@ -492,21 +431,23 @@ impl Games {
             "white" => Color::White,
             _ => return Err(ApiError::Colour(req.you)),
         };
-        let spec = self.opponent(&req.opponent)?;
-        // The AI's player and the hint player each hold a table.
-        let tables = spec.table_bits().map_or(0, |b| 2 * table_bytes(b));
-        if tables > self.limits.table_memory {
-            return Err(ApiError::SpecRefused {
-                spec: req.opponent.clone(),
-                why: format!(
-                    "its search tables need {} MiB, and the games here may hold {} MiB",
-                    tables >> 20,
-                    self.limits.table_memory >> 20
-                ),
-            });
+        let vetted = vet(&req.opponent, &self.roots, &self.limits)?;
+        // Its weights are read first, so that a file that does not parse
+        // is told where, never what it holds.
+        if vetted.spec.weights.is_some() {
+            let spec = vetted.spec.clone();
+            let roots = self.roots.clone();
+            blocking(move || spec.load_weights(rules).map(drop))
+                .await?
+                .map_err(|e| ApiError::SpecRefused {
+                    spec: req.opponent.clone(),
+                    why: opponents::quiet_weights_error(&e, &roots),
+                })?;
         }
+        let tables = self.reserve(vetted.table_bytes).await?;
+        let bytes = tables.bytes;
         let human = SeatKind::Human("human".to_string());
-        let ai = SeatKind::Ai(spec.clone());
+        let ai = SeatKind::Ai(vetted.spec.clone());
         let (black, white) = match you {
             Color::Black => (human, ai),
             Color::White => (ai, human),
@@ -515,69 +456,63 @@ impl Games {
             rules,
             black,
             white,
-            hint: spec.clone(),
+            hint: vetted.spec.clone(),
             records: self.records.clone(),
             sgf: None,
             seed: req.seed.unwrap_or(1),
             style: Style::PLAIN,
         };
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let id = new_id();
         let saving = Arc::clone(&self.saving);
         let opponent = req.opponent.trim().to_string();
-        let checked = spec;
+        let game_id = id.clone();
         let game = blocking(move || {
             let _saving = saving.lock().unwrap_or_else(|e| e.into_inner());
             let mut session = Session::new(config)?;
             // The terminal's welcome screen and prompt are not for the page.
             session.take_output();
             Ok::<_, ApiError>(WebGame {
-                id,
+                id: game_id,
                 session,
                 you,
                 opponent,
-                spec: checked,
+                opponent_spec: vetted,
+                _tables: tables,
             })
         })
         .await??;
-        let slot = Arc::new(Mutex::new(WebGameSlot(Some(game))));
-        let evicted = {
-            let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-            games.insert(id, (Arc::clone(&slot), tables));
-            let mut evicted = Vec::new();
-            let held = |g: &BTreeMap<u64, Kept>| g.values().map(|(_, b)| b).sum::<u128>();
-            while games.len() > self.limits.games.max(1)
-                || (games.len() > 1 && held(&games) > self.limits.table_memory)
-            {
-                if let Some((_, (old, _))) = games.pop_first() {
-                    evicted.push(old);
-                }
-            }
-            evicted
+        let slot = Arc::new(Mutex::new(WebGameSlot {
+            game: Some(game),
+            ..WebGameSlot::default()
+        }));
+        let evicted: Vec<Kept> = {
+            let mut kept = self.kept();
+            kept.push_back(Kept {
+                id,
+                slot: Arc::clone(&slot),
+                bytes,
+            });
+            let over = kept.len().saturating_sub(self.limits.games.max(1));
+            kept.drain(..over).collect()
         };
         for old in evicted {
-            self.end_slot(old).await;
+            self.end_slot(old.slot).await;
         }
         self.after_human(slot).await
     }
 
     /// The game's state.
-    pub async fn get(&self, id: u64) -> Result<GameState, ApiError> {
+    pub async fn get(&self, id: &str) -> Result<GameState, ApiError> {
         let slot = self.slot(id)?;
         let mut guard = slot.lock().await;
-        match guard.0.as_mut() {
-            Some(g) => Ok(g.state()),
-            None => Err(ApiError::Conflict("the game is busy")),
-        }
+        Ok(guard.game_mut()?.state())
     }
 
     /// Locks the game for a request of the person: an AI thinking is a
     /// conflict.
-    async fn lock(&self, id: u64) -> Result<OwnedMutexGuard<WebGameSlot>, ApiError> {
-        let slot = self.slot(id)?;
-        let guard = slot.lock_owned().await;
-        if guard.0.is_none() {
-            return Err(ApiError::Conflict("the game is busy"));
-        }
+    async fn lock(&self, id: &str) -> Result<OwnedMutexGuard<WebGameSlot>, ApiError> {
+        let guard = self.slot(id)?.lock_owned().await;
+        guard.game()?;
         Ok(guard)
     }
 
@@ -610,10 +545,12 @@ impl Games {
             // game meanwhile is told it is busy instead of waiting.
             let mut guard = guard;
             let mut game = guard.take()?;
+            guard.stop = think.as_ref().map(|(_, stop)| Arc::clone(stop));
             let slot = Arc::clone(OwnedMutexGuard::mutex(&guard));
             drop(guard);
+            let keep = Arc::clone(&saving);
             let game = blocking(move || {
-                let _saving = saving.lock().unwrap_or_else(|e| e.into_inner());
+                let _saving = keep.lock().unwrap_or_else(|e| e.into_inner());
                 let (permit, stop) = think.unzip();
                 game.session.stop_hints_on(stop);
                 game.session.input(&line);
@@ -622,15 +559,13 @@ impl Games {
                 game
             })
             .await?;
-            let mut guard = slot.lock_owned().await;
-            guard.0 = Some(game);
-            Ok::<_, ApiError>(guard)
+            put_back(&slot, game, &saving).await
         });
         task.await.map_err(|e| ApiError::Worker(e.to_string()))?
     }
 
     /// Plays the person's move, then the AI's answer.
-    pub async fn play(&self, id: u64, cell: &str) -> Result<GameState, ApiError> {
+    pub async fn play(&self, id: &str, cell: &str) -> Result<GameState, ApiError> {
         let guard = self.lock(id).await?;
         let game = guard.game()?;
         let rules = *game.session.board().rules();
@@ -639,7 +574,7 @@ impl Games {
             Ok(_) => return Err(ApiError::Cell(format!("{cell:?} is not a cell"))),
             Err(e) => return Err(ApiError::Cell(e.message(rules))),
         };
-        self.expect_your_turn(&guard)?;
+        expect_your_turn(&guard)?;
         game.session.board().check(m)?;
         let guard = self.input(guard, m.to_string()).await?;
         let slot = Arc::clone(OwnedMutexGuard::mutex(&guard));
@@ -665,17 +600,27 @@ impl Games {
         step.await.map_err(|e| ApiError::Worker(e.to_string()))??;
         drop(stop);
         let mut guard = slot.lock().await;
-        let game = guard.game_mut()?;
-        Ok(game.state())
+        Ok(guard.game_mut()?.state())
+    }
+
+    /// Stops the AI's think in progress (it plays the best move found so
+    /// far); nothing when the AI is not thinking.
+    pub async fn stop(&self, id: &str) -> Result<(), ApiError> {
+        let slot = self.slot(id)?;
+        let guard = slot.lock().await;
+        if let Some(stop) = &guard.stop {
+            stop.store(true, Ordering::Relaxed);
+        }
+        Ok(())
     }
 
     /// The value map of the game's position under the AI's weights.
-    pub async fn values(&self, id: u64) -> Result<Values, ApiError> {
-        let (board, spec) = {
+    pub async fn values(&self, id: &str) -> Result<Values, ApiError> {
+        let (board, vetted) = {
             let slot = self.slot(id)?;
             let guard = slot.lock().await;
             let game = guard.game()?;
-            (game.session.board().clone(), game.spec.clone())
+            (game.session.board().clone(), game.opponent_spec.clone())
         };
         // The VCFs may search a million nodes each: a thinker's work.
         let _permit = Arc::clone(&self.thinkers)
@@ -684,21 +629,13 @@ impl Games {
             .map_err(|e| ApiError::Worker(e.to_string()))?;
         blocking(move || {
             let rules = *board.rules();
-            let weights = spec.load_weights(rules)?;
+            let weights = vetted.spec.load_weights(rules)?;
             let map = ValueMap::new(&board, weights);
             Ok(Values {
                 mover: map.mover.to_string(),
-                // The resolved path is absolute: shown from the working
-                // folder, as it was most likely given.
-                weights: match &spec.weights {
-                    Some(p) => std::env::current_dir()
-                        .ok()
-                        .and_then(|cwd| p.strip_prefix(cwd).ok())
-                        .unwrap_or(p)
-                        .display()
-                        .to_string(),
-                    None => "shipped".to_string(),
-                },
+                weights: vetted
+                    .weights_shown
+                    .unwrap_or_else(|| "shipped".to_string()),
                 scores: map.rows(&board),
                 best: map.best.iter().map(Move::to_string).collect(),
                 board_value: map.board_value,
@@ -709,7 +646,7 @@ impl Games {
     }
 
     /// Takes back the person's last move (and the AI's answer to it).
-    pub async fn undo(&self, id: u64) -> Result<GameState, ApiError> {
+    pub async fn undo(&self, id: &str) -> Result<GameState, ApiError> {
         let guard = self.lock(id).await?;
         let game = guard.game()?;
         if !game.session.human_has_moved() {
@@ -719,79 +656,74 @@ impl Games {
             return Err(ApiError::Conflict("the AI is to move"));
         }
         let mut guard = self.input(guard, "undo".to_string()).await?;
-        let game = guard.game_mut()?;
-        Ok(game.state())
+        Ok(guard.game_mut()?.state())
     }
 
     /// Asks the opponent's player where it would play for the person.
-    pub async fn hint(&self, id: u64) -> Result<GameState, ApiError> {
+    pub async fn hint(&self, id: &str) -> Result<GameState, ApiError> {
         let permit = Arc::clone(&self.thinkers)
             .acquire_owned()
             .await
             .map_err(|e| ApiError::Worker(e.to_string()))?;
         let guard = self.lock(id).await?;
-        self.expect_your_turn(&guard)?;
+        expect_your_turn(&guard)?;
         let stop = Arc::new(AtomicBool::new(false));
         let mut guard = self
             .input_with(guard, "hint".to_string(), Some((permit, stop)))
             .await?;
-        let game = guard.game_mut()?;
-        Ok(game.state())
+        Ok(guard.game_mut()?.state())
     }
 
     /// Resigns the game for the person (it is saved as a loss).
-    pub async fn resign(&self, id: u64) -> Result<GameState, ApiError> {
+    pub async fn resign(&self, id: &str) -> Result<GameState, ApiError> {
         let guard = self.lock(id).await?;
-        self.expect_your_turn(&guard)?;
+        expect_your_turn(&guard)?;
         let mut guard = self.input(guard, "resign".to_string()).await?;
-        let game = guard.game_mut()?;
-        Ok(game.state())
-    }
-
-    fn expect_your_turn(&self, guard: &OwnedMutexGuard<WebGameSlot>) -> Result<(), ApiError> {
-        let game = guard.game()?;
-        match game.session.turn() {
-            Turn::Human(_) => Ok(()),
-            Turn::Ai(_) => Err(ApiError::Conflict("the AI is to move")),
-            Turn::PlayAgain | Turn::Done => Err(ApiError::Conflict("the game is over")),
-        }
+        Ok(guard.game_mut()?.state())
     }
 
     /// Ends a game: one in progress is saved as unfinished, as `mnk play`
     /// saves it at the end of input.
-    pub async fn end(&self, id: u64) -> Result<(), ApiError> {
-        let slot = {
-            let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-            games.remove(&id).ok_or(ApiError::UnknownGame(id))?.0
+    pub async fn end(&self, id: &str) -> Result<(), ApiError> {
+        let kept = {
+            let mut kept = self.kept();
+            let i = kept
+                .iter()
+                .position(|k| k.id == id)
+                .ok_or_else(|| ApiError::UnknownGame(id.to_string()))?;
+            kept.remove(i)
         };
-        self.end_slot(slot).await;
+        if let Some(k) = kept {
+            self.end_slot(k.slot).await;
+        }
         Ok(())
     }
 
+    /// Ends the game in `slot`, now, or when the step that has it out of
+    /// its slot puts it back ([`put_back`]).
     async fn end_slot(&self, slot: Arc<Mutex<WebGameSlot>>) {
-        // Waits for a think in progress to be played first.
         let mut guard = slot.lock_owned().await;
-        if let Some(mut game) = guard.0.take() {
-            let saving = Arc::clone(&self.saving);
-            let _ = blocking(move || {
-                let _saving = saving.lock().unwrap_or_else(|e| e.into_inner());
-                game.session.end_of_input();
-            })
-            .await;
+        guard.ended = true;
+        if let Some(game) = guard.game.take() {
+            drop(guard);
+            end_game(game, Arc::clone(&self.saving)).await;
         }
     }
 
     /// Ends every game (at shutdown).
     pub async fn end_all(&self) {
-        let slots: Vec<_> = {
-            let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-            std::mem::take(&mut *games)
-                .into_values()
-                .map(|(slot, _)| slot)
-                .collect()
-        };
-        for slot in slots {
-            self.end_slot(slot).await;
+        let all: Vec<Kept> = self.kept().drain(..).collect();
+        for k in all {
+            self.end_slot(k.slot).await;
         }
+    }
+}
+
+/// Refuses a request of the person when it is not their turn.
+fn expect_your_turn(guard: &OwnedMutexGuard<WebGameSlot>) -> Result<(), ApiError> {
+    match guard.game()?.session.turn() {
+        Turn::Human(_) => Ok(()),
+        Turn::Ai(_) => Err(ApiError::Conflict("the AI is to move")),
+        Turn::PlayAgain | Turn::Done => Err(ApiError::Conflict("the game is over")),
     }
 }
