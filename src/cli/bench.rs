@@ -160,6 +160,12 @@ pub fn run(a: Args) -> Result<()> {
     let rules = Rules::GOMOKU;
     let (json, every) = (a.json, a.progress_every);
     super::check_progress_every(every)?;
+    // 0 measures nothing (NaN figures); a negative or NaN time is no time.
+    anyhow::ensure!(
+        a.seconds > 0.0 && a.seconds.is_finite(),
+        "--seconds {}: give a number of seconds above 0",
+        a.seconds
+    );
     let mut out = BenchJson {
         search_depth: a.depth,
         ..BenchJson::default()

@@ -15,7 +15,7 @@ use mnk::arena::{
     self, random_openings, Book, BookPart, MatchReport, Opening, OpeningStyle, PlayedGame,
 };
 use mnk::game::Rules;
-use mnk::players::{Player, PlayerSpec};
+use mnk::players::{Player, PlayerKind, PlayerSpec};
 use mnk::records::Record;
 use serde::Serialize;
 use std::io::Write;
@@ -123,6 +123,14 @@ pub fn run(a: Args) -> Result<()> {
         );
         if shared {
             say(json, job_line);
+        }
+        let exact = [&a.player_a, &a.player_b]
+            .iter()
+            .any(|p| matches!(p.kind, PlayerKind::Exact { .. }));
+        if exact && from.starts_with("random") {
+            if let Some(note) = decided_note(rules, &openings) {
+                say(json, note);
+            }
         }
     }
     super::check_progress_every(a.progress_every)?;
@@ -449,6 +457,7 @@ pub(super) struct OpeningSource {
 }
 
 impl OpeningSource {
+
     /// The openings, and where they came from in words. A file or book
     /// with fewer openings than `-n` asks for is an error, never cut short.
     pub(super) fn openings(&self, rules: Rules, seed: u64) -> Result<(Vec<Opening>, String)> {
@@ -481,6 +490,29 @@ impl OpeningSource {
             }
         }
     }
+}
+
+/// For a match of the exact player on random openings: how many openings
+/// are already won for one side with perfect play (a random opening can
+/// be), since the perfect player loses the games it starts on the losing
+/// side of one, and a reader would otherwise take those losses for a fault.
+/// `None` when every opening is a draw, or when the solver cannot solve
+/// them (a board too large).
+fn decided_note(rules: Rules, openings: &[Opening]) -> Option<String> {
+    let mut solver = mnk::players::Solver::new(rules);
+    let mut decided = 0;
+    for o in openings {
+        let board = o.board(rules).ok()?;
+        if solver.value(&board).ok()? != mnk::players::Value::Draw {
+            decided += 1;
+        }
+    }
+    (decided > 0).then(|| {
+        format!(
+            "note: {decided} of the {} random openings are already won for one side with perfect play; the exact player loses the games it plays on the losing side",
+            openings.len()
+        )
+    })
 }
 
 /// What the end of a match, or Ctrl-C, needs to save and report.

@@ -140,6 +140,13 @@ impl FromStr for StoneRange {
                 "expected a range from low to high, at most 64 stones, found {s:?}"
             ));
         }
+        // An opening of no stones is the empty board: every game of the
+        // book would be the same.
+        if lo == 0 {
+            return Err(format!(
+                "expected at least 1 stone (an opening of 0 is the empty board), found {s:?}"
+            ));
+        }
         Ok(StoneRange(lo..=hi))
     }
 }

@@ -34,6 +34,9 @@ pub enum Command {
         /// The game the numbers are for (the txt format does not say).
         #[arg(long, short, default_value = "gomoku")]
         game: Rules,
+        /// Overwrite the output file if it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// Write an mnk TOML weight file as a ChessboardValue.txt.
     ///
@@ -63,6 +66,21 @@ pub enum Command {
     },
 }
 
+/// Why weights give every cell the same value, if they do: a cell's
+/// value is attack × (its own shapes' weights) + defence × (the
+/// opponent's), so it is 0 everywhere when neither side counts.
+fn blind(w: &Weights) -> Option<&'static str> {
+    let own = w.attack > 0.0 && w.own.iter().any(|&x| x > 0.0);
+    let opp = w.defence > 0.0 && w.opp.iter().any(|&x| x > 0.0);
+    if own || opp {
+        None
+    } else if w.attack == 0.0 && w.defence == 0.0 {
+        Some("attack and defence are both 0")
+    } else {
+        Some("every shape that attack or defence weighs is 0")
+    }
+}
+
 /// Converts the weights file and prints what was written.
 pub fn run(c: Command) -> Result<()> {
     match c {
@@ -70,10 +88,24 @@ pub fn run(c: Command) -> Result<()> {
             input,
             output,
             game,
+            force,
         } => {
+            // As `train` and `openings generate` do: nothing is overwritten
+            // unless asked.
+            anyhow::ensure!(
+                force || !output.exists(),
+                "{} exists; pass --force to overwrite it",
+                output.display()
+            );
             let text = mnk::util::read_text(&input)
                 .with_context(|| format!("{}: cannot read", input.display()))?;
             let imported = Weights::import_txt(&text, &input.display().to_string(), game)?;
+            if let Some(why) = blind(&imported.weights) {
+                eprintln!(
+                    "warning: {}: {why}, so these weights value every move alike and cannot tell moves apart",
+                    input.display()
+                );
+            }
             let toml = imported.to_toml(&input.display().to_string());
             mnk::util::write_atomic(&output, toml.as_bytes())
                 .with_context(|| format!("{}: cannot write", output.display()))?;

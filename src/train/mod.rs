@@ -64,9 +64,9 @@ pub use player::TrainedPlayer;
 pub use record::{ConfirmVerdict, Confirmation, Reason, RoundResult, SpsaStep};
 pub use rundir::{
     check_lines, checks_header_line, parse_checks, parse_rounds, round_line, rounds_header_line,
-    RecordedVerdict, RunDir, RunLock,
+    RecordedVerdict, Replaced, RunDir, RunLock,
 };
-pub use setting::{Field, Problem};
+pub use setting::{BookNeed, Field, Problem};
 pub use snapshot::Snapshot;
 pub use trainer::{is_finished, CommitGuard, NoObserver, Observer, RoundEvent, Trainer, Verdict};
 
@@ -118,6 +118,16 @@ pub enum TrainError {
         /// Why it could not be locked.
         #[source]
         source: std::io::Error,
+    },
+    /// The run folder's `.lock` is not a regular file (a symbolic link, a
+    /// FIFO, a folder…): it is neither followed nor written, so no file
+    /// elsewhere gets a process id and nothing waits on a FIFO.
+    #[error("{path}: the lock file is {what}, not a regular file; remove it and mnk makes a new one", path = path.display())]
+    BadLock {
+        /// The lock file.
+        path: PathBuf,
+        /// What it is instead (`a symbolic link`, `a FIFO`, …).
+        what: &'static str,
     },
     /// No `run.toml` where a run was expected.
     #[error("{path} is not a run folder: it has no run.toml", path = path.display())]
@@ -182,9 +192,18 @@ pub enum TrainError {
     /// A bad openings file.
     #[error(transparent)]
     Openings(#[from] crate::arena::OpeningError),
-    /// A book too small for the run.
+    /// A bad book.
     #[error(transparent)]
     Book(#[from] crate::arena::BookError),
+    /// A book whose part holds fewer openings than the run needs for
+    /// `need` (the book's error says how many, and what to do).
+    #[error("{book}")]
+    TooFewOpenings {
+        /// What the openings were needed for.
+        need: BookNeed,
+        /// The book's refusal ([`crate::arena::BookError::TooFew`]).
+        book: crate::arena::BookError,
+    },
     /// A game could not be played.
     #[error("a game could not be played: {0}")]
     Game(#[from] crate::arena::GameError),

@@ -5,6 +5,37 @@
 use super::TrainError;
 use crate::util::string_enum;
 
+/// What a run takes openings from its book for, so that a book too small
+/// for it ([`TrainError::TooFewOpenings`]) says which need it failed and
+/// a front end can name the setting behind it its own way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BookNeed {
+    /// The openings of one pairing of a round ([`Field::Openings`]).
+    Openings,
+    /// The openings of an SPSA step (`spsa.openings`).
+    SpsaOpenings,
+    /// The most openings a confirmation match can play.
+    Confirmation,
+    /// The openings of a large-board check ([`Field::CheckOpenings`]).
+    CheckOpenings,
+    /// The openings of the closing verdict (not a run setting: asked for
+    /// each time).
+    Verdict,
+}
+
+impl BookNeed {
+    /// The need in words, without naming how it is set.
+    pub fn describe(self) -> &'static str {
+        match self {
+            BookNeed::Openings => "openings per pairing",
+            BookNeed::SpsaOpenings => "SPSA openings per step",
+            BookNeed::Confirmation => "the most openings of a confirmation",
+            BookNeed::CheckOpenings => "check openings",
+            BookNeed::Verdict => "the verdict's openings",
+        }
+    }
+}
+
 string_enum! {
     /// A setting of a run, by its `run.toml` key (`confirm.games` is the
     /// `games` key of the `[confirm]` table).

@@ -23,6 +23,8 @@ pub struct Snapshot {
     pub openings: Option<String>,
     /// `rounds.csv` up to the last completed round (empty before round 0).
     pub rounds_csv: String,
+    /// The last round the run's `verdict.toml` judged, if it has one.
+    pub verdict_round: Option<u32>,
 }
 
 impl Snapshot {
@@ -30,12 +32,14 @@ impl Snapshot {
     /// endian; `u64::MAX` for a missing book) and its UTF-8 bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
+        let verdict_round = self.verdict_round.map(|r| r.to_string());
         let texts = [
             Some(&self.path),
             Some(&self.run_toml),
             Some(&self.start_toml),
             self.openings.as_ref(),
             Some(&self.rounds_csv),
+            verdict_round.as_ref(),
         ];
         for t in texts {
             match t {
@@ -76,6 +80,10 @@ impl Snapshot {
         let start_toml = text()?;
         let openings = next()?;
         let rounds_csv = next()?.ok_or_else(|| bad("lacks rounds.csv"))?;
+        let verdict_round = match next()? {
+            None => None,
+            Some(r) => Some(r.parse().map_err(|_| bad("has a bad verdict round"))?),
+        };
         if !bytes.is_empty() {
             return Err(bad("has bytes after its last file"));
         }
@@ -85,6 +93,7 @@ impl Snapshot {
             start_toml,
             openings,
             rounds_csv,
+            verdict_round,
         })
     }
 }
@@ -101,6 +110,7 @@ mod tests {
             start_toml: "é".into(),
             openings: None,
             rounds_csv: String::new(),
+            verdict_round: Some(7),
         };
         let b = s.to_bytes();
         assert_eq!(Snapshot::from_bytes(&b).unwrap(), s);

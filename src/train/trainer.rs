@@ -11,9 +11,9 @@ use super::plateau::{BudgetUse, SigmaChange, SigmaSchedule};
 use super::player::TrainedPlayer;
 use super::record::RoundResult;
 use super::round::play_round;
-use super::rundir::{self, RunDir, RunLock};
+use super::rundir::{self, ProgressRow, Recovered, Replaced, RunDir, RunLock};
 use super::seeds::stream;
-use super::setting::{ensure, Field, Problem};
+use super::setting::{ensure, BookNeed, Field, Problem};
 use super::snapshot::Snapshot;
 use super::spsa;
 use super::TrainError;
@@ -21,7 +21,7 @@ use crate::arena::ranks::{self, Timing};
 use crate::arena::{derive_seed, game_rng, random_openings, stats::PairedTally};
 use crate::arena::{parse_openings, Book, BookError, BookPart, Opening, OpeningError};
 use crate::eval::Weights;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -136,6 +136,10 @@ pub struct Trainer {
     check_pool: Option<Vec<Opening>>,
     oracle: Option<Oracle>,
     check_openings: Option<Vec<Opening>>,
+    /// The last round that the folder's `verdict.toml` judged, if any.
+    verdict_round: Option<u32>,
+    /// A started run that this new one replaced (as asked).
+    replaced_run: Option<PathBuf>,
 }
 
 /// Whether a run with configuration `cfg` that has played `rounds` has
@@ -166,32 +170,28 @@ fn split_pool(cfg: &RunConfig, book: &Book) -> Result<Pools, TrainError> {
             check: None,
         });
     }
-    let mut needs = vec![(
-        cfg.openings_per_pairing() as usize,
-        "openings per pairing (--openings)",
-    )];
+    let mut needs = vec![(cfg.openings_per_pairing() as usize, BookNeed::Openings)];
     match cfg.optimizer {
-        Optimizer::Spsa => needs.push((
-            cfg.spsa_config().openings as usize,
-            "SPSA openings per step (--spsa-openings)",
-        )),
+        Optimizer::Spsa => {
+            needs.push((cfg.spsa_config().openings as usize, BookNeed::SpsaOpenings))
+        }
         Optimizer::Random if cfg.select == Select::Confirm => needs.push((
             cfg.confirm_config().max_openings() as usize,
-            "the most openings of a confirmation",
+            BookNeed::Confirmation,
         )),
         Optimizer::Random => {}
     }
-    let (need, what) = needs
+    let (n, need) = needs
         .into_iter()
         .max_by_key(|n| n.0)
-        .unwrap_or((1, "openings"));
+        .unwrap_or((1, BookNeed::Openings));
     // Only the sizes are checked here: rounds draw from the whole part.
     if !cfg.random_rounds {
-        book.take(BookPart::Train, need, what)?;
+        take(book, BookPart::Train, n, need)?;
     }
     if cfg.check_every > 0 && !is_small(cfg.game) {
-        let what = "check openings (--check-openings)";
-        book.take(BookPart::Check, cfg.check_openings as usize, what)?;
+        let n = cfg.check_openings as usize;
+        take(book, BookPart::Check, n, BookNeed::CheckOpenings)?;
     }
     Ok(Pools {
         train: (!cfg.random_rounds).then(|| book.part(BookPart::Train)),
@@ -199,29 +199,28 @@ fn split_pool(cfg: &RunConfig, book: &Book) -> Result<Pools, TrainError> {
     })
 }
 
-const PROGRESS_HEADER: &str =
-    "round,round_seconds,games,games_per_second,check_seconds,idle_seconds,comm_seconds\n";
-
-/// Rows written before `progress.csv` had the columns of shared matches,
-/// padded with empty fields.
-fn pad_progress_row(line: &str) -> String {
-    let have = line.split(',').count();
-    let want = PROGRESS_HEADER.trim_end().split(',').count();
-    format!("{line}{}", ",".repeat(want.saturating_sub(have)))
+/// The first `n` openings of a book's part, or the book's refusal told
+/// with what they were needed for.
+fn take(book: &Book, part: BookPart, n: usize, need: BookNeed) -> Result<Vec<Opening>, TrainError> {
+    book.take(part, n, need.describe())
+        .map_err(|book| TrainError::TooFewOpenings { need, book })
 }
 
-/// The title line of the weights file of round `r`.
-fn round_title(cfg: &RunConfig, r: u32) -> String {
-    format!("run {}: incumbent after round {r}", cfg.name)
-}
-
-/// Why a weights file that could not be loaded is written again.
-fn missing_or_damaged(p: &Path) -> &'static str {
-    if p.exists() {
-        "it was damaged"
-    } else {
-        "it was missing"
+/// Refuses a verdict of `n` openings from a check part of `have`.
+fn verdict_fits(have: usize, n: usize, book: &Path) -> Result<(), TrainError> {
+    if have >= n {
+        return Ok(());
     }
+    Err(TrainError::TooFewOpenings {
+        need: BookNeed::Verdict,
+        book: BookError::TooFew {
+            source_name: book.display().to_string(),
+            part: BookPart::Check,
+            have,
+            need: n,
+            what: BookNeed::Verdict.describe().into(),
+        },
+    })
 }
 
 /// The setting whose change from `old` to `new` changes how the rest of
@@ -254,6 +253,20 @@ impl Trainer {
         start: Weights,
         runs_dir: &Path,
         force: bool,
+    ) -> Result<Trainer, TrainError> {
+        Trainer::create_for_verdict(cfg, start, runs_dir, force, 0)
+    }
+
+    /// [`Trainer::create`] for a run that will close with a verdict of
+    /// `verdict` openings (0: none): a book whose check part cannot play
+    /// it is refused before the folder is made, like every other setting,
+    /// so a refused run leaves nothing behind to be resumed.
+    pub fn create_for_verdict(
+        cfg: RunConfig,
+        start: Weights,
+        runs_dir: &Path,
+        force: bool,
+        verdict: usize,
     ) -> Result<Trainer, TrainError> {
         cfg.validate()?;
         let player = cfg.trained_player()?;
@@ -304,6 +317,12 @@ impl Trainer {
             }
             None => None,
         };
+        if let Some(check) = pools.as_ref().and_then(|p| p.check.as_ref()) {
+            if verdict > 0 {
+                let book = cfg.openings_file.as_deref().unwrap_or_default();
+                verdict_fits(check.len(), verdict, Path::new(book))?;
+            }
+        }
         let (dir, lock, note) = RunDir::create(runs_dir, &cfg.name, force, |dir| {
             dir.write(
                 &dir.start_weights(),
@@ -320,7 +339,14 @@ impl Trainer {
             dir.write(&dir.run_toml(), cfg.to_toml()?.as_bytes())
         })?;
         let mut t = Trainer::assemble(dir, Some(lock), cfg, (player, checker), start, pools);
-        t.notes.extend(note);
+        match note {
+            Some(Replaced::NeverStarted(p)) => t.notes.push(format!(
+                "replaced {}, which never completed round 0",
+                p.display()
+            )),
+            Some(Replaced::Run(p)) => t.replaced_run = Some(p),
+            None => {}
+        }
         Ok(t)
     }
 
@@ -352,17 +378,16 @@ impl Trainer {
             check_pool,
             oracle: None,
             check_openings: None,
+            verdict_round: None,
+            replaced_run: None,
         }
     }
 
     /// Opens a run folder to continue it: takes its lock (before anything
-    /// is written), reads `run.toml`, the start weights and every completed
-    /// round, and puts the folder in order: cuts the CSV files to the
-    /// completed rounds (an incomplete last line, check and progress rows
-    /// of a round that was not completed), deletes temporary files left by
-    /// an interrupted write, and rewrites the last round's weight file and
-    /// `weights/best.toml` if they are missing or damaged. What it repaired
-    /// is listed in [`Trainer::notes`].
+    /// is written), reads `run.toml` and the start weights, and has the
+    /// folder read its rounds and put itself in order
+    /// ([`RunDir::recover`]). What it repaired is listed in
+    /// [`Trainer::notes`].
     pub fn resume(path: &Path) -> Result<Trainer, TrainError> {
         let dir = RunDir::new(path);
         // A folder that is not a run gets no lock file.
@@ -375,22 +400,6 @@ impl Trainer {
         let lock = RunLock::acquire(path)?;
         // Read again now that no other process can change it.
         let cfg = dir.read_config()?;
-        let mut notes = Vec::new();
-        if let (Some(parent), Some(name)) = (path.parent(), path.file_name()) {
-            let parent = if parent.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                parent
-            };
-            rundir::remove_stale_siblings(parent, &name.to_string_lossy());
-        }
-        let removed = dir.remove_stale_temps();
-        if removed > 0 {
-            notes.push(format!(
-                "deleted {removed} temporary file{} left by an interrupted write",
-                if removed == 1 { "" } else { "s" }
-            ));
-        }
         let player = cfg.trained_player()?;
         let checker = cfg.checking_player()?;
         let start = dir.read_start(&cfg)?;
@@ -400,117 +409,19 @@ impl Trainer {
         } else {
             None
         };
-        let rounds = match dir.read_complete(&dir.rounds_csv())? {
-            None => Vec::new(),
-            Some((text, torn)) => {
-                if torn {
-                    notes.push(format!(
-                        "{}: dropped an incomplete last line (a write was cut short)",
-                        dir.rounds_csv().display()
-                    ));
-                }
-                rundir::parse_rounds(&text, &dir.rounds_csv(), &cfg)?
-            }
-        };
-        if let Some(r0) = rounds.first() {
-            if r0.weights != start {
-                return Err(TrainError::Inconsistent {
-                    path: dir.rounds_csv(),
-                    message: format!(
-                        "round 0's weights differ from {}",
-                        dir.start_weights().display()
-                    ),
-                });
-            }
-        }
-        if let Some(last) = rounds.last() {
-            // The round's weight file is written before its row; the row
-            // holds the same numbers, so a missing or unreadable file is
-            // written again, but one that reads as other weights was
-            // changed by someone.
-            let toml = last.weights.to_toml(&round_title(&cfg, last.round));
-            let p = dir.round_weights(last.round);
-            match Weights::load(&p, cfg.game, false) {
-                Ok(w) if w != last.weights => {
-                    return Err(TrainError::Inconsistent {
-                        path: dir.rounds_csv(),
-                        message: format!(
-                            "the weights of round {} differ from {}: the file was changed",
-                            last.round,
-                            p.display()
-                        ),
-                    });
-                }
-                Ok(_) => {}
-                Err(_) => {
-                    let why = missing_or_damaged(&p);
-                    dir.write(&p, toml.as_bytes())?;
-                    notes.push(format!("rewrote {}: {why}", p.display()));
-                }
-            }
-            // best.toml is the last round's incumbent: what `mnk train`
-            // names as the trained weights must be them.
-            let best = dir.best_weights();
-            match Weights::load(&best, cfg.game, false) {
-                Ok(w) if w == last.weights => {}
-                other => {
-                    // A crash after the next round's weight files but
-                    // before its row leaves best.toml one round ahead: the
-                    // usual trace of an interruption, set right silently.
-                    let ahead = std::fs::read(&best).ok().is_some_and(|b| {
-                        std::fs::read(dir.round_weights(last.round + 1)).ok() == Some(b)
-                    });
-                    let why = match other {
-                        Ok(_) => format!("it did not hold round {}'s weights", last.round),
-                        Err(_) => missing_or_damaged(&best).to_string(),
-                    };
-                    dir.write(&best, toml.as_bytes())?;
-                    if !ahead {
-                        notes.push(format!("rewrote {}: {why}", best.display()));
-                    }
-                }
-            }
-        }
+        let Recovered {
+            rounds,
+            checks,
+            notes,
+            verdict_round,
+        } = dir.recover(&lock, &cfg, &start)?;
         let done = rounds.last().map(|r| r.round);
-        let small = is_small(cfg.game);
-        let mut checks = match dir.read_complete(&dir.checks_csv())? {
-            None => Vec::new(),
-            Some((text, _)) => rundir::parse_checks(&text, &dir.checks_csv(), small)?,
-        };
-        checks.retain(|c| done.is_some_and(|d| c.round <= d));
-        // progress.csv is informative: keep the rows of completed rounds.
-        let mut progress = String::new();
-        if let Ok(Some((text, _))) = dir.read_complete(&dir.progress_csv()) {
-            for line in text.lines().skip(1) {
-                let r = line.split(',').next().and_then(|r| r.parse::<u32>().ok());
-                if matches!((r, done), (Some(r), Some(d)) if r <= d) {
-                    progress.push_str(&pad_progress_row(line));
-                    progress.push('\n');
-                }
-            }
-        }
-        // Cut each CSV file to the completed rounds, so the next rows are
-        // appended after complete lines. Each file exists from its first
-        // row on, as in a run never interrupted.
-        let nonempty = |header: String, rows: String| (!rows.is_empty()).then(|| header + &rows);
-        dir.set_contents(
-            &dir.rounds_csv(),
-            rundir::rounds_csv_text(&cfg, &rounds).as_deref(),
-        )?;
-        let rows: String = checks.iter().map(rundir::check_lines).collect();
-        dir.set_contents(
-            &dir.checks_csv(),
-            nonempty(rundir::checks_header_line(small), rows).as_deref(),
-        )?;
-        dir.set_contents(
-            &dir.progress_csv(),
-            nonempty(PROGRESS_HEADER.to_string(), progress).as_deref(),
-        )?;
         let mut t = Trainer::assemble(dir, Some(lock), cfg, (player, checker), start, pools);
         *t.commit.hold() = done;
         t.rounds = rounds;
         t.checks = checks;
         t.notes = notes;
+        t.verdict_round = verdict_round;
         Ok(t)
     }
 
@@ -518,6 +429,12 @@ impl Trainer {
     /// each), for the user to know.
     pub fn notes(&self) -> &[String] {
         &self.notes
+    }
+
+    /// The folder of a started run that creating this one replaced (which
+    /// only happens when asked to), for the front end to say so.
+    pub fn replaced_run(&self) -> Option<&Path> {
+        self.replaced_run.as_deref()
     }
 
     /// The guard a Ctrl-C handler holds to stop the process between
@@ -541,16 +458,7 @@ impl Trainer {
                 new.rounds
             ))
         })?;
-        let same_otherwise = RunConfig {
-            rounds: self.cfg.rounds,
-            max_games: self.cfg.max_games,
-            optimizer: self.cfg.optimizer,
-            select: self.cfg.select,
-            confirm: self.cfg.confirm.clone(),
-            spsa: self.cfg.spsa.clone(),
-            ..new.clone()
-        } == self.cfg;
-        if !same_otherwise {
+        if new.frozen() != self.cfg.frozen() {
             return Err(TrainError::Frozen);
         }
         if let Some(field) = switched(&self.cfg, &new) {
@@ -708,14 +616,16 @@ impl Trainer {
 
         let sharing = ranks::take_timing();
         if self.writes() {
-            self.commit_round(&result, check.as_ref(), &{
-                let idle = sharing.idle.as_secs_f64();
-                let comm = sharing.comm.as_secs_f64();
-                format!(
-                    "{r},{round_seconds:.3},{},{games_per_second:.0},{check_seconds:.3},{idle:.6},{comm:.6}\n",
-                    result.total_games()
-                )
-            })?;
+            let progress = ProgressRow {
+                round: r,
+                round_seconds,
+                games: result.total_games(),
+                games_per_second,
+                check_seconds,
+                idle_seconds: sharing.idle.as_secs_f64(),
+                comm_seconds: sharing.comm.as_secs_f64(),
+            };
+            self.commit_round(&result, check.as_ref(), &progress)?;
         }
         self.rounds.push(result);
         if let Some(c) = check {
@@ -742,11 +652,11 @@ impl Trainer {
         &self,
         result: &RoundResult,
         check: Option<&CheckRow>,
-        progress_row: &str,
+        progress: &ProgressRow,
     ) -> Result<(), TrainError> {
         let r = result.round;
         let mut committed = self.commit.hold();
-        let toml = result.weights.to_toml(&round_title(&self.cfg, r));
+        let toml = result.weights.to_toml(&rundir::round_title(&self.cfg, r));
         self.dir
             .write(&self.dir.round_weights(r), toml.as_bytes())?;
         self.dir.write(&self.dir.best_weights(), toml.as_bytes())?;
@@ -757,8 +667,11 @@ impl Trainer {
                 &rundir::check_lines(c),
             )?;
         }
-        self.dir
-            .append(&self.dir.progress_csv(), PROGRESS_HEADER, progress_row)?;
+        self.dir.append(
+            &self.dir.progress_csv(),
+            &rundir::progress_header_line(),
+            &rundir::progress_line(progress),
+        )?;
         self.dir.append(
             &self.dir.rounds_csv(),
             &rundir::rounds_header_line(&self.cfg),
@@ -797,6 +710,7 @@ impl Trainer {
                 .to_toml(&format!("start weights of run {}", self.cfg.name)),
             openings,
             rounds_csv,
+            verdict_round: self.verdict_round,
         })
     }
 
@@ -825,6 +739,7 @@ impl Trainer {
         let mut t = Trainer::assemble(dir, None, cfg, (player, checker), start, pools);
         *t.commit.hold() = rounds.last().map(|r| r.round);
         t.rounds = rounds;
+        t.verdict_round = s.verdict_round;
         Ok(t)
     }
 
@@ -875,12 +790,22 @@ impl Trainer {
 
     /// Keeps the closing verdict `v` in the run folder (`verdict.toml`),
     /// for `mnk plot`; nothing on the ranks that do not write the folder.
-    pub fn record_verdict(&self, v: &Verdict) -> Result<(), TrainError> {
+    pub fn record_verdict(&mut self, v: &Verdict) -> Result<(), TrainError> {
         if !self.writes() {
             return Ok(());
         }
         let round = self.rounds().last().map_or(0, |r| r.round);
-        self.dir.write_verdict(round, v)
+        self.dir.write_verdict(round, v)?;
+        self.verdict_round = Some(round);
+        Ok(())
+    }
+
+    /// Whether the run is finished but its closing verdict was not
+    /// recorded for its last round: the process was stopped while it
+    /// played the verdict (after the last round's row landed), or the
+    /// verdict was never played. A resume then plays it.
+    pub fn verdict_due(&self) -> bool {
+        self.is_finished() && self.verdict_round != self.rounds.last().map(|r| r.round)
     }
 
     /// The most openings the closing verdict can play: the size of the
@@ -898,16 +823,7 @@ impl Trainer {
         let ops = match &self.check_pool {
             Some(check) => {
                 let n = openings.max(1);
-                if check.len() < n {
-                    return Err(BookError::TooFew {
-                        source_name: self.dir.openings_txt().display().to_string(),
-                        part: BookPart::Check,
-                        have: check.len(),
-                        need: n,
-                        what: "the verdict's openings (--verdict-openings)".into(),
-                    }
-                    .into());
-                }
+                verdict_fits(check.len(), n, &self.dir.openings_txt())?;
                 check[..n].to_vec()
             }
             None => {

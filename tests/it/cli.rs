@@ -715,3 +715,73 @@ fn every_command_has_help_examples() {
         );
     }
 }
+
+#[test]
+fn a_player_spec_with_a_key_twice_is_refused_naming_it() {
+    // Accepted before, the last value silently winning.
+    let e = fails(&["match", "search:depth=2,depth=3", "random", "-g", "tictactoe"]);
+    assert!(e.contains("\"search:depth=2,depth=3\": depth is given twice"), "{e}");
+    // A bare weights path and weights= are the same key.
+    let e = fails(&[
+        "match",
+        "greedy:weights/gomoku.toml,weights=weights/gomoku.toml",
+        "random",
+    ]);
+    assert!(e.contains("weights is given twice"), "{e}");
+}
+
+#[test]
+fn openings_of_no_stones_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.txt").display().to_string();
+    for stones in ["0", "0-2"] {
+        let e = fails(&["openings", "generate", "--stones", stones, "-o", &out]);
+        assert!(e.contains("expected at least 1 stone"), "{stones}: {e}");
+    }
+    assert!(!Path::new(&out).exists());
+}
+
+#[test]
+fn bench_refuses_a_time_that_is_no_time() {
+    // -1 and nan panicked (exit 101); 0 printed NaN figures.
+    for secs in ["-1", "nan", "0", "inf"] {
+        let out = mnk(&["bench", "--seconds", secs]);
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "--seconds {secs}: {e}");
+        assert!(
+            e.contains(&format!("--seconds {}: give a number of seconds above 0", secs.parse::<f64>().unwrap())),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn weights_import_overwrites_only_when_asked_and_warns_of_blind_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    let txt = "2 3 100000 90000 8000 7000 600 500 400 300 20 10 9 8 7 6\n";
+    let src = write(dir.path(), "ChessboardValue.txt", txt);
+    let out = write(dir.path(), "w.toml", "precious\n");
+    let e = fails(&["weights", "import", &src, "-o", &out]);
+    assert!(e.contains("w.toml exists; pass --force to overwrite it"), "{e}");
+    assert_eq!(crate::common::read(&out), "precious\n");
+    let said = mnk(&["weights", "import", &src, "-o", &out, "--force"]);
+    assert!(said.status.success());
+    assert!(!String::from_utf8_lossy(&said.stderr).contains("warning"));
+    assert!(crate::common::read(&out).contains("attack"));
+
+    // All zero: every move is worth the same.
+    let zero = write(dir.path(), "zero.txt", &"0 ".repeat(16));
+    let said = mnk(&["weights", "import", &zero, "-o", &out, "--force"]);
+    assert!(said.status.success());
+    let e = String::from_utf8_lossy(&said.stderr);
+    assert!(
+        e.contains("warning: ") && e.contains("attack and defence are both 0")
+            && e.contains("cannot tell moves apart"),
+        "{e}"
+    );
+    // Shapes all 0 behind a nonzero attack and defence: the same.
+    let flat = write(dir.path(), "flat.txt", &format!("1 1 {}", "0 ".repeat(14)));
+    let said = mnk(&["weights", "import", &flat, "-o", &out, "--force"]);
+    let e = String::from_utf8_lossy(&said.stderr);
+    assert!(e.contains("every shape that attack or defence weighs is 0"), "{e}");
+}

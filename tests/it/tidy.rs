@@ -535,7 +535,7 @@ fn core_dependency_violations(manifest: &str, layers: &Layers) -> Vec<String> {
 
 /// Library files whose messages still name a flag, while their errors are
 /// being made typed. The list may only shrink.
-const FLAG_NAMING_FILES: &[&str] = &["src/train/rundir/mod.rs", "src/train/trainer.rs"];
+const FLAG_NAMING_FILES: &[&str] = &[];
 
 /// Where a string of the library names a command-line flag (`--force`):
 /// the library's errors carry data, and the binary words them, because

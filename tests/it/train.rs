@@ -391,3 +391,114 @@ fn node_limited_search_training_is_the_same_with_1_and_2_threads() {
     assert_eq!(texts[0].1, texts[1].1, "checks.csv differs");
     assert_eq!(texts[0].0.lines().count(), 4);
 }
+
+/// `mnk train --help` states most defaults in words, since they depend on
+/// the board or the optimiser: each is checked against `RunConfig`'s own
+/// defaults here, so the two cannot drift apart (the help said --patience
+/// defaults to 10 on large boards, while the plateau rule is off).
+#[test]
+fn train_help_states_the_configurations_own_defaults() {
+    use mnk::train::{ConfirmConfig, PlateauConfig};
+    let out = mnk().args(["train", "--help"]).output().unwrap();
+    assert!(out.status.success());
+    // clap wraps the text to the terminal: compare it as one line.
+    let help = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (large, small) = (
+        RunConfig::defaults(Rules::GOMOKU),
+        RunConfig::defaults(Rules::TICTACTOE),
+    );
+    let other_small = RunConfig::defaults("4x4x3".parse().unwrap());
+    let (spsa_large, spsa_small) = (
+        RunConfig::spsa_defaults(Rules::GOMOKU),
+        RunConfig::spsa_defaults(Rules::TICTACTOE),
+    );
+    let (sl, ss) = (spsa_large.spsa_config(), spsa_small.spsa_config());
+    let plateau = PlateauConfig::default();
+    let confirm = ConfirmConfig::default();
+    let sprt = confirm.sprt.unwrap();
+    // The plateau rule is off by default on every board, for both methods.
+    for c in [&large, &small, &other_small, &spsa_large, &spsa_small] {
+        assert!(c.plateau.is_none());
+    }
+    assert_eq!(large.optimizer.as_str(), "random");
+    assert_eq!(large.select.as_str(), "best");
+    assert_eq!((large.sigma_half_life, small.sigma_half_life), (0.0, 0.0));
+    assert_eq!((large.seed, large.sigma_min), (small.seed, small.sigma_min));
+    assert_eq!(large.challengers, small.challengers);
+    assert_eq!(ss.big_a, (f64::from(spsa_small.rounds) / 10.0).round());
+    assert_eq!(sl.big_a, (f64::from(spsa_large.rounds) / 10.0).round());
+    assert_eq!(
+        (sl.a, sl.c, sl.alpha, sl.gamma),
+        (ss.a, ss.c, ss.alpha, ss.gamma)
+    );
+    assert_eq!(
+        (small.check_every, other_small.check_every),
+        (1, large.check_every)
+    );
+    assert_eq!(
+        large.opening_stones,
+        RunConfig::defaults("9x9x5".parse().unwrap()).opening_stones
+    );
+    let stated = [
+        format!(
+            "default: {} rounds, or {} SPSA steps on large boards and {} on small ones",
+            large.rounds, spsa_large.rounds, spsa_small.rounds
+        ),
+        format!("[default: {}]", large.optimizer),
+        format!(
+            "default: every round on tic-tac-toe, every {} otherwise",
+            large.check_every
+        ),
+        format!(
+            "Openings (each played twice) per reference in large-board checks [default: {} on large boards, {} on small ones]",
+            large.check_openings, small.check_openings
+        ),
+        format!("derives from [default: {}]", large.seed),
+        format!("a round robin [default: {}]", large.challengers),
+        format!(
+            "(default: {} on large boards, {} on small ones)",
+            large.openings, small.openings
+        ),
+        format!(
+            "(default: {} on 9x9 and up, {} on small boards)",
+            large.opening_stones, small.opening_stones
+        ),
+        format!("[default: {}]", large.select),
+        format!(
+            "(default: {} on large boards, {} on small ones)",
+            large.sigma, small.sigma
+        ),
+        "(0: constant; the default on every board)".to_string(),
+        format!("plateau rule) [default: {}]", large.sigma_min),
+        format!(
+            "[default: 0, off on every board; {} when another plateau flag turns the rule on]",
+            plateau.patience
+        ),
+        format!("0 < F < 1 [default: {}]", plateau.shrink),
+        format!(
+            "(default: elo0={},elo1={}, normalized Elo)",
+            sprt.elo0, sprt.elo1
+        ),
+        format!("counts as failed [default: {}]", confirm.max_openings),
+        format!("looks at the LLR [default: {}]", confirm.batch),
+        format!("must reach [default: {}]", confirm.threshold),
+        format!("unit of score difference [default: {}]", sl.a),
+        format!("in log-space [default: {}, i.e. theta+- = weights x e^(+-{})]", sl.c, sl.c),
+        "SPSA stability constant A [default: a tenth of the steps]".to_string(),
+        format!("0 < alpha < 1 [default: {}]", sl.alpha),
+        format!("0 <= gamma < alpha [default: {}]", sl.gamma),
+        format!(
+            "theta- [default: {} on large boards, {} on small ones]",
+            sl.openings, ss.openings
+        ),
+    ];
+    for s in &stated {
+        assert!(
+            help.contains(s.as_str()),
+            "train --help does not say {s:?}:\n{help}"
+        );
+    }
+}

@@ -617,3 +617,184 @@ fn a_long_run_writes_a_small_multiple_of_its_folder() {
     );
     eprintln!("wrote {wchar} bytes for a folder of {folder_size}");
 }
+
+/// A `.lock` planted as a symbolic link to another file is neither followed
+/// nor written (the old lock wrote its process id into the victim), and a
+/// FIFO named `.lock` is refused at once rather than waited on.
+#[cfg(unix)]
+#[test]
+fn a_lock_that_is_not_a_regular_file_is_refused_untouched() {
+    let runs = tempfile::tempdir().unwrap();
+    run_ok(&args_ttt(runs.path(), "x"));
+    let dir = runs.path().join("x");
+    let before = folder(&dir, "x");
+    let victim = runs.path().join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let lock = dir.join(".lock");
+    std::fs::remove_file(&lock).unwrap();
+    std::os::unix::fs::symlink(&victim, &lock).unwrap();
+    let mut args = resume_args(&dir);
+    args.push("--rounds=4".into());
+    let out = mnk().args(&args).output().unwrap();
+    assert!(!out.status.success());
+    let e = stderr(&out);
+    assert!(
+        e.contains(".lock: the lock file is a symbolic link, not a regular file"),
+        "{e}"
+    );
+    assert_eq!(read(&victim), "precious\n");
+    assert_eq!(
+        folder(&dir, "x"),
+        before,
+        "the refused resume changed the run"
+    );
+
+    std::fs::remove_file(&lock).unwrap();
+    let made = Command::new("mkfifo").arg(&lock).status().unwrap();
+    assert!(made.success());
+    let t0 = Instant::now();
+    let out = mnk().args(&args).output().unwrap();
+    assert!(t0.elapsed() < Duration::from_secs(20), "waited on the FIFO");
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("the lock file is a FIFO"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A run stopped while it played its closing verdict (after its last
+/// round's row landed) has no `verdict.toml`: the resume plays the verdict
+/// and records it, rather than saying there is nothing to do; once it is
+/// recorded, a resume has nothing to do again.
+#[test]
+fn a_finished_run_without_its_verdict_plays_it_on_resume() {
+    let runs = tempfile::tempdir().unwrap();
+    let mut args = args_ttt(runs.path(), "v");
+    args.retain(|a| a != "--verdict-openings=0");
+    args.push("--verdict-openings=5".into());
+    run_ok(&args);
+    let dir = runs.path().join("v");
+    let verdict = dir.join("verdict.toml");
+    let recorded = read(&verdict);
+    // As the kill just after the last row leaves it.
+    std::fs::remove_file(&verdict).unwrap();
+    let resume = [
+        "train".to_string(),
+        format!("--resume={}", dir.display()),
+        "--verdict-openings=5".into(),
+        "--no-plots".into(),
+    ];
+    let out = run_ok(&resume);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("its closing verdict was not recorded: playing it now"),
+        "{said}"
+    );
+    assert!(said.contains("verdict: trained vs start: "), "{said}");
+    // The same verdict as the one that was lost: it depends on the seed only.
+    assert_eq!(read(&verdict), recorded);
+    let out = run_ok(&resume);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("is finished, nothing to do"), "{said}");
+    assert!(!said.contains("verdict: "), "{said}");
+}
+
+/// Resume trusts nothing it did not write: a run.toml whose seed was
+/// edited, a round row whose weight, σ or derived score was edited, and a
+/// check row with an impossible value are each refused naming the file,
+/// and the refused resume changes nothing. (The old resume checked only
+/// the last round and accepted and rewrote all of these.)
+#[test]
+fn resume_refuses_a_history_edited_after_it_was_written() {
+    let runs = tempfile::tempdir().unwrap();
+    let mut args = args_ttt(runs.path(), "h");
+    args.retain(|a| a != "--check-every=0");
+    args.push("--check-every=1".into());
+    run_ok(&args);
+    let dir = runs.path().join("h");
+    let mut resume = resume_args(&dir);
+    resume.push("--rounds=4".into());
+    let refused = |file: &str, edit: &dyn Fn(&str) -> String, says: &str| {
+        let path = dir.join(file);
+        let good = read(&path);
+        std::fs::write(&path, edit(&good)).unwrap();
+        let before = folder(&dir, "h");
+        let out = mnk().args(&resume).output().unwrap();
+        let e = stderr(&out);
+        assert!(!out.status.success(), "{file}: an edit was accepted");
+        assert!(e.contains(file) && e.contains(says), "{file}: {e}");
+        assert_eq!(
+            folder(&dir, "h"),
+            before,
+            "{file}: the refused resume wrote"
+        );
+        std::fs::write(&path, good).unwrap();
+    };
+    // A changed seed: the rounds played no longer follow from run.toml.
+    refused(
+        "run.toml",
+        &|t| t.replace("seed = 3", "seed = 4"),
+        "its settings were edited after the run wrote them",
+    );
+    // A column of row `round` of a CSV file, set to `value`.
+    fn set(text: &str, round: usize, column: &str, value: &str) -> String {
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let i = lines[0].split(',').position(|c| c == column).unwrap();
+        let row = lines
+            .iter()
+            .position(|l| l.split(',').next() == Some(&round.to_string()))
+            .unwrap();
+        let mut fields: Vec<String> = lines[row].split(',').map(String::from).collect();
+        fields[i] = value.to_string();
+        lines[row] = fields.join(",");
+        lines.join("\n") + "\n"
+    }
+    refused(
+        "rounds.csv",
+        &|t| set(t, 2, "attack", "0.123"),
+        "the weights of round 2 differ",
+    );
+    refused(
+        "rounds.csv",
+        &|t| set(t, 2, "sigma", "nan"),
+        "column sigma: NaN is not a finite number",
+    );
+    refused(
+        "checks.csv",
+        &|t| set(t, 2, "agreement", "2.5"),
+        "column agreement: 2.5 is not a finite number from 0 to 1",
+    );
+    // Untouched, it resumes.
+    run_ok(&resume);
+}
+
+/// A setting refused at the start leaves no folder behind: a verdict the
+/// book's check part cannot play was refused only after `runs/V` was made,
+/// and a later `--resume` trained that folder without complaint.
+#[test]
+fn a_refused_new_run_leaves_no_folder() {
+    let runs = tempfile::tempdir().unwrap();
+    let args = [
+        "train",
+        "--rounds=2",
+        "--verdict-openings=20000",
+        "--name=V",
+        "--no-plots",
+    ];
+    let out = mnk()
+        .args(args)
+        .arg(format!("--runs-dir={}", runs.path().display()))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let e = stderr(&out);
+    assert!(
+        e.contains("--verdict-openings 20000: the book's check part holds only 10000 openings"),
+        "{e}"
+    );
+    assert!(
+        !runs.path().join("V").exists(),
+        "the refused run left its folder"
+    );
+}

@@ -4,8 +4,11 @@
 
 use anyhow::Result;
 use mnk::arena::stats::SprtParams;
+use mnk::arena::{BookError, BookPart};
 use mnk::game::Rules;
-use mnk::train::{Field, Optimizer, Problem, RunConfig, Select, StartWeights, TrainError};
+use mnk::train::{
+    BookNeed, Field, Optimizer, Problem, RunConfig, Select, StartWeights, TrainError,
+};
 use std::path::{Path, PathBuf};
 
 /// `mnk train`'s arguments.
@@ -250,8 +253,8 @@ pub struct RandomSearchArgs {
     /// and it grows back when more than P/5 of the rounds since the last
     /// change adopt one (the 1/5th success rule). 0: off, σ as --sigma and
     /// --sigma-half-life say. Random search only: SPSA has no σ and ignores
-    /// the rule (the flag is refused with --optimizer spsa). [default: 10 on
-    /// large boards; 0 on boards the exact player solves]
+    /// the rule (the flag is refused with --optimizer spsa). [default: 0, off
+    /// on every board; 10 when another plateau flag turns the rule on]
     // A negative number is read as the (bad) value, so the error names
     // --patience rather than an unknown argument "-1".
     #[arg(
@@ -543,6 +546,29 @@ fn method_flags(c: &RunConfig) -> String {
 /// A training error in the command line's words: a setting is named by
 /// its flag. `resumed` is the run folder, its configuration and the one
 /// asked for, when a resumed run was reconfigured.
+/// A book too small for what a run needs, said with the flag that sets
+/// the need.
+fn too_few_openings(
+    need: BookNeed,
+    book: &str,
+    part: BookPart,
+    have: usize,
+    n: usize,
+) -> anyhow::Error {
+    let what = match need {
+        BookNeed::Verdict => {
+            return anyhow::anyhow!(
+                "--verdict-openings {n}: the book's {part} holds only {have} openings"
+            )
+        }
+        BookNeed::Openings => "openings per pairing (--openings)",
+        BookNeed::SpsaOpenings => "SPSA openings per step (--spsa-openings)",
+        BookNeed::Confirmation => "the most openings of a confirmation",
+        BookNeed::CheckOpenings => "check openings (--check-openings)",
+    };
+    anyhow::anyhow!("{book}: the book's {part} holds {have} openings, but {n} are needed ({what}); ask for at most {have}, or use a larger book (mnk openings generate)")
+}
+
 pub fn worded(e: TrainError, resumed: Option<(&Path, &RunConfig, &RunConfig)>) -> anyhow::Error {
     let (field, problem) = match &e {
         TrainError::Config { field, problem } => (*field, problem),
@@ -557,6 +583,17 @@ pub fn worded(e: TrainError, resumed: Option<(&Path, &RunConfig, &RunConfig)>) -
                 path.display()
             )
         }
+        TrainError::TooFewOpenings {
+            need,
+            book:
+                BookError::TooFew {
+                    source_name,
+                    part,
+                    have,
+                    need: n,
+                    ..
+                },
+        } => return too_few_openings(*need, source_name, *part, *have, *n),
         TrainError::NeverStarted { .. } => {
             return anyhow::anyhow!(
                 "{e}; start it again with the same --name, which replaces the folder"

@@ -38,10 +38,14 @@ fn open(a: &Args) -> Result<Trainer> {
         Some(dir) => resume(a, dir)?,
         None => create(a)?,
     };
+    if let Some(old) = trainer.replaced_run() {
+        eprintln!("note: replaced the run in {} (--force)", old.display());
+    }
     for note in trainer.notes() {
         eprintln!("note: {note}");
     }
-    // Refuse now, not after the training, a verdict the book cannot play.
+    // Refuse now, not after the training, a verdict the book cannot play
+    // (a new run refused it before making its folder).
     if let Some(limit) = trainer.verdict_limit() {
         anyhow::ensure!(
             a.run.verdict_openings <= limit,
@@ -85,14 +89,19 @@ fn join(a: &Args, ranks: &dyn Ranks) -> Result<Trainer> {
 fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
     let lead = job::leads();
     // A finished run resumed: report::resuming said so, and how to extend
-    // it; here is where it stands, and nothing is played (no verdict).
-    // Every rank sees the same rounds, so all stop here together.
+    // it; here is where it stands, and nothing is trained. Only a verdict
+    // that was never recorded (a stop while it was played) is played now.
+    // Every rank sees the same rounds and verdict, so all stop together.
     if trainer.is_finished() {
         if lead {
             report::print_summary(&trainer, 0, 0.0, 0.0, a.run.json);
         }
-        if lead && a.run.json {
-            super::json::print("train", &report::SummaryJson::new(&trainer, (0, 0.0, 0.0)))?;
+        let mut json = lead.then(|| report::SummaryJson::new(&trainer, (0, 0.0, 0.0)));
+        if a.run.verdict_openings > 0 && trainer.verdict_due() {
+            verdict(a, &mut trainer, json.as_mut())?;
+        }
+        if let (Some(j), true) = (&json, a.run.json) {
+            super::json::print("train", j)?;
         }
         return Ok(());
     }
@@ -104,7 +113,7 @@ fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
     };
     let mut trained = || -> Result<()> {
         if let Some(p) = &progress {
-            stop_on_ctrl_c(&trainer, p.bar.clone())?;
+            stop_on_ctrl_c(&trainer, p.bar.clone(), p.told.clone())?;
         }
         let result = match progress.as_mut() {
             Some(p) => trainer.run(p),
@@ -137,14 +146,7 @@ fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
         None => None,
     };
     if a.run.verdict_openings > 0 {
-        let v = job::fail_together(trainer.verdict(a.run.verdict_openings).map_err(Into::into))?;
-        if lead {
-            super::json::say(a.run.json, format!("verdict: {}", v.summary()));
-            trainer.record_verdict(&v)?;
-        }
-        if let Some(j) = json.as_mut() {
-            j.verdict(&v);
-        }
+        verdict(a, &mut trainer, json.as_mut())?;
     }
     if let (Some(j), true) = (&json, a.run.json) {
         super::json::print("train", j)?;
@@ -156,6 +158,23 @@ fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
             trainer.dir().path().display()
         ))),
     }
+}
+
+/// Plays the closing verdict, says it and keeps it in the run folder (rank
+/// 0), and adds it to the JSON summary.
+fn verdict(a: &Args, trainer: &mut Trainer, json: Option<&mut report::SummaryJson>) -> Result<()> {
+    let v = trainer
+        .verdict(a.run.verdict_openings)
+        .map_err(|e| worded(e, None));
+    let v = job::fail_together(v)?;
+    if job::leads() {
+        super::json::say(a.run.json, format!("verdict: {}", v.summary()));
+        trainer.record_verdict(&v)?;
+    }
+    if let Some(j) = json {
+        j.verdict(&v);
+    }
+    Ok(())
 }
 
 /// The observer of the ranks other than 0, which print nothing. For the
@@ -218,8 +237,9 @@ fn create(a: &Args) -> Result<Trainer> {
             Weights::load(p, rules, false).with_context(|| format!("--start {}", p.display()))?
         }
     };
-    let t =
-        Trainer::create(cfg, start, &a.run.runs_dir, a.run.force).map_err(|e| worded(e, None))?;
+    let (runs, force, verdict) = (&a.run.runs_dir, a.run.force, a.run.verdict_openings);
+    let t = Trainer::create_for_verdict(cfg, start, runs, force, verdict)
+        .map_err(|e| worded(e, None))?;
     super::json::say(a.run.json, report::plan(&t));
     Ok(t)
 }
@@ -237,7 +257,8 @@ fn resume(a: &Args, dir: &Path) -> Result<Trainer> {
     t.reconfigure(cfg.clone(), a.run.force)
         .map_err(|e| worded(e, Some((&path, &was, &cfg))))
         .with_context(|| format!("cannot resume {}", dir.display()))?;
-    super::json::say(a.run.json, report::resuming(&t));
+    let verdict_due = a.run.verdict_openings > 0 && t.verdict_due();
+    super::json::say(a.run.json, report::resuming(&t, verdict_due));
     Ok(t)
 }
 

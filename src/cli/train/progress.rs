@@ -8,7 +8,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mnk::train::{CommitGuard, Observer, RoundEvent, Trainer};
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The last round whose line the progress has printed (-1: none yet),
+/// shared with the Ctrl-C handler.
+pub type Told = Arc<AtomicI64>;
 
 /// Ctrl-C: wait until no round is being written, say where the run
 /// stopped and how to continue it, and exit with 130 (128 + SIGINT).
@@ -16,11 +22,28 @@ use std::time::{Duration, Instant};
 /// folder holds only complete rounds.
 ///
 /// [`CommitGuard`]: mnk::train::CommitGuard
-pub fn stop_on_ctrl_c(t: &Trainer, bar: ProgressBar) -> Result<()> {
+pub fn stop_on_ctrl_c(t: &Trainer, bar: ProgressBar, told: Told) -> Result<()> {
     let commit = t.commit_guard();
     let dir = t.dir().path().display().to_string();
     ctrlc::set_handler(move || {
-        let last = commit.hold();
+        // The last round written may not have had its own line yet (the
+        // trainer tells the observer after the write): wait a moment for
+        // it, so that "stopped after round N" comes after round N's line.
+        // The guard is let go while waiting, since telling a round may
+        // need it (a plot redraw).
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let last = loop {
+            let last = commit.hold();
+            let told_it = match *last {
+                Some(r) => told.load(Ordering::SeqCst) >= i64::from(r),
+                None => true,
+            };
+            if told_it || Instant::now() >= deadline {
+                break last;
+            }
+            drop(last);
+            std::thread::sleep(Duration::from_millis(5));
+        };
         bar.finish_and_clear();
         let stopped = match *last {
             Some(r) => format!("stopped after round {r}"),
@@ -54,6 +77,8 @@ pub struct Progress {
     /// Wall time of this process's rounds.
     pub round_seconds: f64,
     check: String,
+    /// The last round told.
+    pub told: Told,
 }
 
 impl Progress {
@@ -104,6 +129,8 @@ impl Progress {
             games: 0,
             round_seconds: 0.0,
             check: String::new(),
+            // Rounds written before this process (a resume) need no line.
+            told: Arc::new(AtomicI64::new(i64::from(t.next_round()) - 1)),
         }
     }
 
@@ -116,7 +143,10 @@ impl Progress {
     /// redrawn under it, not broken), on stderr otherwise.
     fn log(&self, line: String) {
         if self.terminal {
-            self.bar.println(line);
+            // Wrapped at words to the terminal, so an 80-column one does
+            // not break a line mid-word.
+            let width = console::Term::stderr().size().1 as usize;
+            self.bar.println(fit(&line, width));
         } else {
             eprintln!("{line}");
         }
@@ -125,7 +155,7 @@ impl Progress {
 
 impl Observer for Progress {
     fn phase(&mut self, what: &str) {
-        self.bar.set_message(what.to_string());
+        self.bar.set_message(ascii(what));
         if !self.terminal {
             eprintln!("{what}");
         }
@@ -169,10 +199,10 @@ impl Observer for Progress {
                 e.sharing.comm.as_secs_f64() * 1e3
             ),
         };
-        self.bar.set_message(format!(
+        self.bar.set_message(ascii(&format!(
             "| {:.0} games/s{sharing} | champion {champion} | {}",
             e.games_per_second, self.check
-        ));
+        )));
         // Adoptions are rare and the plateau rule's decisions rarer: each
         // is worth a line, where a line per round would drown them. Printed
         // after the bar moved, so that it is redrawn as it now stands.
@@ -200,5 +230,73 @@ impl Observer for Progress {
                 self.last_plot = Instant::now();
             }
         }
+        self.told.store(i64::from(r.round), Ordering::SeqCst);
+    }
+}
+
+/// The bar's message in ASCII (`±` as `+-`, `σ` as `s`): indicatif cuts
+/// a message that is too wide by bytes, not columns, so a `±` near the end
+/// left the bar one column wider than the terminal, and it wrapped.
+fn ascii(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '±' => out.push_str("+-"),
+            '−' | '–' => out.push('-'),
+            'σ' => out.push('s'),
+            c if c.is_ascii() => out.push(c),
+            _ => out.push('?'),
+        }
+    }
+    out
+}
+
+/// `line` wrapped at spaces to lines of at most `width` columns (a word
+/// longer than that stays whole), later lines indented by 4 spaces.
+fn fit(line: &str, width: usize) -> String {
+    let width = width.max(20);
+    let mut out = String::new();
+    let mut len = 0;
+    for word in line.split(' ') {
+        let w = console::measure_text_width(word);
+        if len > 0 && len + 1 + w > width {
+            out.push_str("\n    ");
+            len = 4;
+        } else if len > 0 {
+            out.push(' ');
+            len += 1;
+        }
+        out.push_str(word);
+        len += w;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit;
+
+    #[test]
+    fn long_lines_wrap_at_words_within_the_width() {
+        let line = "round 12: adopted challenger 3 (wins − losses +412 of 16,000 games, 51.3%), best in the round robin";
+        let wrapped = fit(line, 80);
+        assert_eq!(
+            wrapped,
+            "round 12: adopted challenger 3 (wins − losses +412 of 16,000 games, 51.3%), best\n    in the round robin"
+        );
+        for l in wrapped.lines() {
+            assert!(console::measure_text_width(l) <= 80, "{l}");
+        }
+        assert_eq!(fit("short", 80), "short");
+    }
+
+    #[test]
+    fn the_bar_message_is_ascii_so_it_is_cut_to_the_width() {
+        let m = super::ascii("| champion c3 +12 | check r4: vs start 52.0% Elo +14±21, σ 0.3 −");
+        assert_eq!(
+            m,
+            "| champion c3 +12 | check r4: vs start 52.0% Elo +14+-21, s 0.3 -"
+        );
+        assert!(m.is_ascii());
     }
 }

@@ -107,7 +107,7 @@ fn sigma_plan(c: &RunConfig) -> String {
 
 /// The line that continues a resumed run, or says that a finished one
 /// has nothing left to do and how to extend it.
-pub fn resuming(t: &Trainer) -> String {
+pub fn resuming(t: &Trainer, verdict_due: bool) -> String {
     let (dir, c) = (t.dir().path().display(), t.config());
     let played = t.next_round().saturating_sub(1);
     if !t.is_finished() {
@@ -131,6 +131,12 @@ pub fn resuming(t: &Trainer) -> String {
             c.rounds, c.rounds
         )
     };
+    if verdict_due {
+        // Stopped while the verdict was played: the rounds are all there.
+        return format!(
+            "{dir} is finished ({why}), but its closing verdict was not recorded: playing it now"
+        );
+    }
     format!("{dir} is finished, nothing to do: {why}")
 }
 

@@ -36,6 +36,10 @@ use serde::{Deserialize, Serialize};
 ///   `rounds.csv` is unchanged (it always recorded each round's σ).
 pub const FORMAT: u32 = 2;
 
+/// The header line of `run.toml` that records [`RunConfig::fingerprint`]
+/// (a comment, so that older mnk versions still read the file).
+const FINGERPRINT: &str = "# fingerprint of the settings a resume may not change: ";
+
 /// The oldest run folder format this version reads.
 pub const OLDEST_FORMAT: u32 = 1;
 
@@ -363,8 +367,47 @@ impl RunConfig {
              # of the rounds since the last change adopted; `stop` ends the run at a plateau at the floor.\n\
              # optimizer: random (perturb, play, select) or spsa; select: best, confirm or gauntlet.\n\
              # SPSA step k (from 0): a_k = a/(A+k+1)^alpha, c_k = c/(k+1)^gamma, in log-space:\n\
-             # theta+- = ln w +- c_k*delta, ln w += a_k*(score difference of theta+ over theta-)*delta.\n\n{body}"
+             # theta+- = ln w +- c_k*delta, ln w += a_k*(score difference of theta+ over theta-)*delta.\n\
+             {FINGERPRINT}{:016x}\n\n{body}",
+            self.fingerprint()
         ))
+    }
+
+    /// The configuration with the settings a resume may change (`rounds`,
+    /// `max_games`, `optimizer`, `select` and their settings) set to fixed
+    /// values: two configurations with equal frozen parts train the same
+    /// rounds the same way.
+    pub fn frozen(&self) -> RunConfig {
+        RunConfig {
+            rounds: 0,
+            max_games: 0,
+            optimizer: Optimizer::default(),
+            select: Select::default(),
+            confirm: None,
+            spsa: None,
+            ..self.clone()
+        }
+    }
+
+    /// A 64-bit FNV-1a hash of the TOML of [`RunConfig::frozen`] (but
+    /// the informative `name`, `start` and `openings_file`): what
+    /// `run.toml`'s header records, so that a folder whose seed, game or
+    /// any other frozen setting was edited after its rounds were played
+    /// is refused rather than resumed with rounds that do not follow from
+    /// it.
+    pub fn fingerprint(&self) -> u64 {
+        // The informative fields (the run's name, where its start weights
+        // and openings came from) do not change how it trains.
+        let view = RunConfig {
+            name: String::new(),
+            start: String::new(),
+            openings_file: self.openings_file.as_ref().map(|_| String::new()),
+            ..self.frozen()
+        };
+        let text = toml::to_string(&view).unwrap_or_default();
+        text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
     }
 
     /// Parses `run.toml`; `path` names the file in errors.
@@ -377,6 +420,21 @@ impl RunConfig {
             path: path.into(),
             message: e.to_string(),
         })?;
+        // Files written before the fingerprint have none: not checked.
+        let recorded = text
+            .lines()
+            .find_map(|l| l.strip_prefix(FINGERPRINT))
+            .map(|hex| u64::from_str_radix(hex.trim(), 16));
+        match recorded {
+            Some(Ok(f)) if f == cfg.fingerprint() => {}
+            None => {}
+            Some(_) => {
+                return Err(TrainError::BadRunToml {
+                    path: path.into(),
+                    message: "its settings were edited after the run wrote them (the fingerprint in its header does not match): the rounds played do not follow from them; only rounds, max_games, optimizer, select and their settings may change".into(),
+                })
+            }
+        }
         Ok(cfg)
     }
 }

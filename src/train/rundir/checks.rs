@@ -174,8 +174,8 @@ pub fn parse_checks(text: &str, path: &Path, small: bool) -> Result<Vec<CheckRow
 fn parse_exact(row: &Row<'_>) -> Result<ExactCheck, TrainError> {
     let e = ExactCheck {
         positions: row.req("positions")?,
-        agreement: row.req("agreement")?,
-        agreement_all_ties: row.req("agreement_all_ties")?,
+        agreement: row.number("agreement", 0.0..=1.0)?,
+        agreement_all_ties: row.number("agreement_all_ties", 0.0..=1.0)?,
         lost_as_black: row.req("lost_as_black")?,
         lost_as_white: row.req("lost_as_white")?,
         no_loss_depth: match row.text("no_loss_depth") {
@@ -201,7 +201,9 @@ fn parse_ref(row: &Row<'_>) -> Result<RefCheck, TrainError> {
     if games != tally.games.games() {
         return Err(row.corrupt("games is not wins + draws + losses"));
     }
-    for name in ["score", "elo", "elo_lo", "elo_hi"] {
+    row.derived("score", tally.games.score())?;
+    // Read back for the plots from the counts, whatever the file says.
+    for name in ["elo", "elo_lo", "elo_hi"] {
         let _: f64 = row.req(name)?;
     }
     Ok(RefCheck {

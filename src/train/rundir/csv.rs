@@ -249,6 +249,41 @@ impl<'a> Row<'a> {
         }
     }
 
+    /// The number in column `name`, which must be finite and within
+    /// `range` (a file edited to `nan` or out of range is refused, never
+    /// trained on or written back).
+    pub(super) fn number(
+        &self,
+        name: &str,
+        range: std::ops::RangeInclusive<f64>,
+    ) -> Result<f64, TrainError> {
+        let x: f64 = self.req(name)?;
+        if !(x.is_finite() && range.contains(&x)) {
+            return Err(self.corrupt(format!(
+                "column {name}: {x} is not a finite number from {} to {}",
+                range.start(),
+                range.end()
+            )));
+        }
+        Ok(x)
+    }
+
+    /// Checks that column `name`, a figure written for the reader and
+    /// derived from the row's counts, holds `expected` (to rounding): a
+    /// hand-edited figure would contradict the counts it is read with.
+    pub(super) fn derived(&self, name: &str, expected: f64) -> Result<(), TrainError> {
+        let x: f64 = self.req(name)?;
+        let close = x == expected
+            || (x.is_nan() && expected.is_nan())
+            || (x - expected).abs() <= 1e-9 * expected.abs().max(1.0);
+        if !close {
+            return Err(self.corrupt(format!(
+                "column {name}: {x} does not follow from the row's counts ({expected})"
+            )));
+        }
+        Ok(())
+    }
+
     /// Whether every one of these columns is empty.
     pub(super) fn all_empty<'n>(&self, mut names: impl Iterator<Item = &'n str>) -> bool {
         names.all(|n| self.text(n).trim().is_empty())

@@ -48,17 +48,31 @@
 //! Each CSV file has one column table that writes its header and rows and
 //! that its reader checks them by: `rounds.csv` in `rounds.rs`
 //! ([`rounds_header`], [`round_line`], [`parse_rounds`]), `checks.csv` in
-//! `checks.rs` ([`checks_header`], [`check_lines`], [`parse_checks`]);
-//! the columns are described there. `csv.rs` holds what both share.
+//! `checks.rs` ([`checks_header`], [`check_lines`], [`parse_checks`]),
+//! `progress.csv` in `progress.rs` ([`progress_line`]); the columns are
+//! described there. Every value is checked on read (finite, in range, and
+//! figures derived from counts agreeing with them).
+//!
+//! **Resume trusts nothing it did not write.** [`RunDir::recover`] (in
+//! `recover.rs`) puts a folder in order after an interruption and refuses
+//! one whose history no longer holds together: every round's row must
+//! agree with its weights file, and `run.toml` records a fingerprint of the
+//! settings a resume may not change ([`RunConfig::fingerprint`]), checked
+//! when it is read. `csv.rs` holds what both share.
 //! `verdict.toml` is described in `verdict.rs`; it is written once, after
 //! the last round, and a resumed run that plays a new verdict replaces it.
 
 mod checks;
 mod csv;
+mod progress;
+mod recover;
 mod rounds;
 mod verdict;
 
 pub use checks::{check_lines, checks_header_line, parse_checks};
+pub use progress::{progress_header_line, progress_kept, progress_line, ProgressRow};
+pub(crate) use recover::round_title;
+pub use recover::Recovered;
 pub use rounds::{parse_rounds, round_line, rounds_csv_text, rounds_header_line};
 pub use verdict::RecordedVerdict;
 
@@ -83,6 +97,15 @@ const KNOWN_ENTRIES: [&str; 9] = [
     "verdict.toml",
 ];
 
+/// A folder that a new run of the same name replaced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Replaced {
+    /// A run that had completed round 0 (replaced only when asked to).
+    Run(PathBuf),
+    /// A folder whose run never completed round 0 (replaced freely).
+    NeverStarted(PathBuf),
+}
+
 /// A run folder.
 #[derive(Clone, Debug)]
 pub struct RunDir {
@@ -98,8 +121,8 @@ impl RunDir {
     /// Creates the run folder `runs_dir/name`, atomically: `populate`
     /// writes the new folder's first files into a hidden temporary folder
     /// next to it, which is then renamed into place. Returns the folder,
-    /// its lock (held from before the first file is written), and a note
-    /// if a folder of that name was replaced.
+    /// its lock (held from before the first file is written), and what
+    /// was replaced, if a folder of that name was.
     ///
     /// An existing folder is refused if another process holds it
     /// ([`TrainError::Locked`]), or if it completed round 0 and `force` is
@@ -112,7 +135,7 @@ impl RunDir {
         name: &str,
         force: bool,
         populate: impl FnOnce(&RunDir) -> Result<(), TrainError>,
-    ) -> Result<(RunDir, RunLock, Option<String>), TrainError> {
+    ) -> Result<(RunDir, RunLock, Option<Replaced>), TrainError> {
         super::config::check_name(name)?;
         std::fs::create_dir_all(runs_dir).map_err(|source| TrainError::Write {
             path: runs_dir.to_path_buf(),
@@ -405,9 +428,9 @@ impl RunDir {
 /// Whether an existing folder at `path` may be replaced by a new run:
 /// `None` if there is no folder; otherwise its lock, held until the old
 /// folder is gone so that no process starts working in it meanwhile, and
-/// a note saying what is replaced. Refused if the folder holds files that
-/// are not a run's, or if it completed round 0 and `force` is not given.
-fn replaceable(path: &Path, force: bool) -> Result<Option<(RunLock, String)>, TrainError> {
+/// what is replaced. Refused if the folder holds files that are not a
+/// run's, or if it completed round 0 and `force` is not given.
+fn replaceable(path: &Path, force: bool) -> Result<Option<(RunLock, Replaced)>, TrainError> {
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(source) => {
@@ -442,12 +465,12 @@ fn replaceable(path: &Path, force: bool) -> Result<Option<(RunLock, String)>, Tr
             path: path.to_path_buf(),
         });
     }
-    let note = if started {
-        format!("replaced the run in {} (--force)", path.display())
+    let replaced = if started {
+        Replaced::Run(path.to_path_buf())
     } else {
-        format!("replaced {}, which never completed round 0", path.display())
+        Replaced::NeverStarted(path.to_path_buf())
     };
-    Ok(Some((lock, note)))
+    Ok(Some((lock, replaced)))
 }
 
 /// The name of a run folder's lock file.
@@ -473,16 +496,7 @@ impl RunLock {
     /// this one, holds it.
     pub fn acquire(dir: &Path) -> Result<RunLock, TrainError> {
         let path = dir.join(LOCK_FILE);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(|source| TrainError::Write {
-                path: path.clone(),
-                source,
-            })?;
+        let mut file = open_lock(&path, true)?;
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
         loop {
             match file.try_lock() {
@@ -540,6 +554,79 @@ impl RunLock {
     }
 }
 
+/// Opens a run folder's lock file (`write`: for writing, creating it)
+/// without following a symbolic link (`O_NOFOLLOW`) and without waiting on
+/// a FIFO (`O_NONBLOCK`), and refuses anything that is not a regular file
+/// ([`TrainError::BadLock`]): a `.lock` planted as a link to another file
+/// would otherwise get this process's id written into that file.
+fn open_lock(path: &Path, write: bool) -> Result<File, TrainError> {
+    let mut options = OpenOptions::new();
+    options
+        .read(true)
+        .write(write)
+        .create(write)
+        .truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let bad = |what| TrainError::BadLock {
+        path: path.to_path_buf(),
+        what,
+    };
+    let file = match options.open(path) {
+        Ok(file) => file,
+        Err(source) => {
+            // A link (ELOOP under O_NOFOLLOW), a folder (EISDIR), a socket
+            // (ENXIO): said as what they are.
+            return Err(match std::fs::symlink_metadata(path) {
+                Ok(m) if !m.file_type().is_file() => bad(file_kind(&m.file_type())),
+                _ if write => TrainError::Write {
+                    path: path.to_path_buf(),
+                    source,
+                },
+                _ => TrainError::Lock {
+                    path: path.to_path_buf(),
+                    source,
+                },
+            });
+        }
+    };
+    let meta = file.metadata().map_err(|source| TrainError::Lock {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if !meta.file_type().is_file() {
+        return Err(bad(file_kind(&meta.file_type())));
+    }
+    Ok(file)
+}
+
+/// What a file that is not a regular file is, in words.
+fn file_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+    }
+    if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// Deletes the hidden folders an interrupted creation of the run `name`
 /// left in `runs_dir` (`.<name>~new-…`, `.<name>~old-…`), those whose lock
 /// nobody holds, and those not locked yet whose creator (the PID in the
@@ -566,8 +653,11 @@ pub(crate) fn remove_stale_siblings(runs_dir: &Path, name: &str) {
         // A folder with a lock file we can take, or without one when its
         // creator is gone (killed between making the folder and locking
         // it); a creator still between the two is left alone.
-        let stale = match File::open(e.path().join(LOCK_FILE)) {
+        let lock = e.path().join(LOCK_FILE);
+        let stale = match open_lock(&lock, false) {
             Ok(file) => file.try_lock().is_ok(),
+            // Something else at the lock's name: not mnk's, left alone.
+            Err(TrainError::BadLock { .. }) => false,
             Err(_) => process_is_gone(&creator),
         };
         if stale {

@@ -378,16 +378,15 @@ fn parse_spsa_part(
     }
     let step = SpsaStep {
         k: row.req("spsa_k")?,
-        a_k: row.req("spsa_a_k")?,
-        c_k: row.req("spsa_c_k")?,
+        a_k: row.number("spsa_a_k", 0.0..=f64::MAX)?,
+        c_k: row.number("spsa_c_k", 0.0..=f64::MAX)?,
         tally: PairedTally {
             games: row.tally(SPSA_TALLY)?,
             pairs: row.pentanomial(SPSA_PTNML)?,
         },
     };
-    for name in ["spsa_plus_score", "spsa_score_diff"] {
-        let _: f64 = row.req(name)?;
-    }
+    row.derived("spsa_plus_score", step.tally.games.score())?;
+    row.derived("spsa_score_diff", step.score_diff())?;
     if step.tally.games.games() != games || 2 * step.tally.pairs.pairs() != games {
         return Err(row.corrupt(format!(
             "the SPSA step's results do not add up to its {games} games"
@@ -414,7 +413,7 @@ fn parse_random_part(
         return Err(row.corrupt("a random-search row has values in the SPSA columns"));
     }
     let players = cfg.challengers as usize + 1;
-    r.sigma = row.req("sigma")?;
+    r.sigma = row.number("sigma", 0.0..=f64::MAX)?;
     r.champion = row.req("champion")?;
     if r.champion >= players {
         return Err(row.corrupt(format!(
@@ -460,8 +459,11 @@ fn parse_confirm(
         games: row.tally(CONFIRM_TALLY)?,
         pairs: row.pentanomial(CONFIRM_PTNML)?,
     };
-    let _: f64 = row.req("confirm_score")?;
+    row.derived("confirm_score", tally.games.score())?;
     let llr: Option<f64> = row.opt("confirm_llr")?;
+    if llr.is_some_and(|l| !l.is_finite()) {
+        return Err(row.corrupt("column confirm_llr: not a finite number"));
+    }
     let verdict = row
         .text("confirm_verdict")
         .parse::<ConfirmVerdict>()

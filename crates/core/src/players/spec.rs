@@ -51,6 +51,15 @@ pub enum SpecError {
         /// The options the player has.
         expected: String,
     },
+    #[error("player spec {spec:?}: {key} is given twice")]
+    /// An option given more than once (`search:depth=2,depth=3`): which
+    /// one was meant is not for the reader to guess.
+    DuplicateKey {
+        /// The whole spec.
+        spec: String,
+        /// The option.
+        key: String,
+    },
     #[error("player spec {spec:?}: {key}={value:?}: expected {expected}")]
     /// An option's value does not parse or is out of range.
     BadValue {
@@ -276,6 +285,7 @@ impl FromStr for PlayerSpec {
             value: value.into(),
             expected: expected.into(),
         };
+        let mut seen: Vec<&str> = Vec::new();
         for part in rest.split(',').filter(|p| !p.is_empty()) {
             let (key, value) = match part.split_once('=') {
                 Some((k, v)) => (k.trim(), v.trim()),
@@ -285,6 +295,13 @@ impl FromStr for PlayerSpec {
                 }
                 None => ("", part.trim()),
             };
+            if seen.contains(&key) {
+                return Err(SpecError::DuplicateKey {
+                    spec: s.into(),
+                    key: key.into(),
+                });
+            }
+            seen.push(key);
             let num = |expected: &str| value.parse::<u64>().map_err(|_| bad(key, value, expected));
             match (&mut out.kind, key) {
                 (PlayerKind::Greedy | PlayerKind::Search(_), "weights") => {

@@ -268,6 +268,8 @@ impl EloRange {
         match *self {
             EloRange::NoGames => "?".to_string(),
             EloRange::Within { elo, error } => format!("{}±{error:.0}", e(elo)),
+            EloRange::AllWon { lower } if lower <= 0.0 => "?(all won)".to_string(),
+            EloRange::AllLost { upper } if upper >= 0.0 => "?(all lost)".to_string(),
             EloRange::AllWon { lower } => format!(">{}", e(lower)),
             EloRange::AllLost { upper } => format!("<{}", e(upper)),
             EloRange::Open { elo, lower, upper } => match (lower.is_finite(), upper.is_finite()) {
@@ -282,7 +284,8 @@ impl EloRange {
 impl fmt::Display for EloRange {
     /// `Elo +127.0 ± 47.2`, `Elo +338.0 (95% > +67.5)`, `Elo +0.0 ± inf`
     /// (interval open at both ends), `Elo > +446.4 (all won)`,
-    /// `Elo < -446.4 (all lost)`, `Elo ? (no games)`.
+    /// `Elo < -446.4 (all lost)`, `Elo ? (all won, too few games for a
+    /// bound)` (5 trials or fewer: no bound above 0), `Elo ? (no games)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             EloRange::NoGames => write!(f, "Elo ? (no games)"),
@@ -294,6 +297,15 @@ impl fmt::Display for EloRange {
                     (false, true) => write!(f, "Elo {elo} (95% < {})", fmt_elo(upper)),
                     (false, false) => write!(f, "Elo {elo} ± inf"),
                 }
+            }
+            // Up to 5 trials, winning them all is too likely even for an
+            // equal player (0.5^5 > 2.5%): the bound is not even above 0,
+            // and "Elo > -72.1 (all won)" would read as a weaker player.
+            EloRange::AllWon { lower } if lower <= 0.0 => {
+                write!(f, "Elo ? (all won, too few games for a bound)")
+            }
+            EloRange::AllLost { upper } if upper >= 0.0 => {
+                write!(f, "Elo ? (all lost, too few games for a bound)")
             }
             EloRange::AllWon { lower } => write!(f, "Elo > {} (all won)", fmt_elo(lower)),
             EloRange::AllLost { upper } => write!(f, "Elo < {} (all lost)", fmt_elo(upper)),

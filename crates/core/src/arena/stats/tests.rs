@@ -116,3 +116,28 @@ fn short_elo_ranges_never_print_infinity_for_a_bound() {
         }
     }
 }
+
+#[test]
+fn a_sweep_of_few_games_gives_no_bound_below_zero() {
+    // 4-0 (a `mnk brains` sweep): the 97.5% bound is a score of 0.398,
+    // Elo -72.1, which says nothing for the winner; too few games.
+    let four = Tally::new(4, 0, 0).elo_range();
+    assert!(four.lower() < 0.0, "{four:?}");
+    assert_eq!(
+        Tally::new(4, 0, 0).to_string(),
+        "W 4 D 0 L 0 (100.0%) Elo ? (all won, too few games for a bound)"
+    );
+    assert_eq!(four.short(), "?(all won)");
+    assert_eq!(
+        Tally::new(0, 0, 5).elo_range().to_string(),
+        "Elo ? (all lost, too few games for a bound)"
+    );
+    // From 6 games on, the bound is above 0 and is shown.
+    let six = Tally::new(6, 0, 0).elo_range();
+    assert!(six.lower() > 0.0);
+    assert_eq!(six.to_string(), format!("Elo > {:+.1} (all won)", six.lower()));
+    assert_eq!(
+        Tally::new(0, 0, 6).elo_range().short(),
+        format!("<{:+.0}", -six.lower())
+    );
+}
