@@ -457,7 +457,6 @@ pub(super) struct OpeningSource {
 }
 
 impl OpeningSource {
-
     /// The openings, and where they came from in words. A file or book
     /// with fewer openings than `-n` asks for is an error, never cut short.
     pub(super) fn openings(&self, rules: Rules, seed: u64) -> Result<(Vec<Opening>, String)> {

@@ -719,8 +719,17 @@ fn every_command_has_help_examples() {
 #[test]
 fn a_player_spec_with_a_key_twice_is_refused_naming_it() {
     // Accepted before, the last value silently winning.
-    let e = fails(&["match", "search:depth=2,depth=3", "random", "-g", "tictactoe"]);
-    assert!(e.contains("\"search:depth=2,depth=3\": depth is given twice"), "{e}");
+    let e = fails(&[
+        "match",
+        "search:depth=2,depth=3",
+        "random",
+        "-g",
+        "tictactoe",
+    ]);
+    assert!(
+        e.contains("\"search:depth=2,depth=3\": depth is given twice"),
+        "{e}"
+    );
     // A bare weights path and weights= are the same key.
     let e = fails(&[
         "match",
@@ -749,7 +758,10 @@ fn bench_refuses_a_time_that_is_no_time() {
         let e = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "--seconds {secs}: {e}");
         assert!(
-            e.contains(&format!("--seconds {}: give a number of seconds above 0", secs.parse::<f64>().unwrap())),
+            e.contains(&format!(
+                "--seconds {}: give a number of seconds above 0",
+                secs.parse::<f64>().unwrap()
+            )),
             "{e}"
         );
     }
@@ -762,7 +774,10 @@ fn weights_import_overwrites_only_when_asked_and_warns_of_blind_weights() {
     let src = write(dir.path(), "ChessboardValue.txt", txt);
     let out = write(dir.path(), "w.toml", "precious\n");
     let e = fails(&["weights", "import", &src, "-o", &out]);
-    assert!(e.contains("w.toml exists; pass --force to overwrite it"), "{e}");
+    assert!(
+        e.contains("w.toml exists; pass --force to overwrite it"),
+        "{e}"
+    );
     assert_eq!(crate::common::read(&out), "precious\n");
     let said = mnk(&["weights", "import", &src, "-o", &out, "--force"]);
     assert!(said.status.success());
@@ -775,7 +790,8 @@ fn weights_import_overwrites_only_when_asked_and_warns_of_blind_weights() {
     assert!(said.status.success());
     let e = String::from_utf8_lossy(&said.stderr);
     assert!(
-        e.contains("warning: ") && e.contains("attack and defence are both 0")
+        e.contains("warning: ")
+            && e.contains("attack and defence are both 0")
             && e.contains("cannot tell moves apart"),
         "{e}"
     );
@@ -783,5 +799,8 @@ fn weights_import_overwrites_only_when_asked_and_warns_of_blind_weights() {
     let flat = write(dir.path(), "flat.txt", &format!("1 1 {}", "0 ".repeat(14)));
     let said = mnk(&["weights", "import", &flat, "-o", &out, "--force"]);
     let e = String::from_utf8_lossy(&said.stderr);
-    assert!(e.contains("every shape that attack or defence weighs is 0"), "{e}");
+    assert!(
+        e.contains("every shape that attack or defence weighs is 0"),
+        "{e}"
+    );
 }

@@ -135,7 +135,10 @@ fn a_sweep_of_few_games_gives_no_bound_below_zero() {
     // From 6 games on, the bound is above 0 and is shown.
     let six = Tally::new(6, 0, 0).elo_range();
     assert!(six.lower() > 0.0);
-    assert_eq!(six.to_string(), format!("Elo > {:+.1} (all won)", six.lower()));
+    assert_eq!(
+        six.to_string(),
+        format!("Elo > {:+.1} (all won)", six.lower())
+    );
     assert_eq!(
         Tally::new(0, 0, 6).elo_range().short(),
         format!("<{:+.0}", -six.lower())
