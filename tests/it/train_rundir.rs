@@ -758,7 +758,7 @@ fn resume_refuses_a_history_edited_after_it_was_written() {
     refused(
         "rounds.csv",
         &|t| set(t, 2, "sigma", "nan"),
-        "column sigma: NaN is not a finite number",
+        "column sigma: NaN is not a finite number 0 or more",
     );
     refused(
         "checks.csv",

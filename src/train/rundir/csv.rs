@@ -259,10 +259,14 @@ impl<'a> Row<'a> {
     ) -> Result<f64, TrainError> {
         let x: f64 = self.req(name)?;
         if !(x.is_finite() && range.contains(&x)) {
+            let (low, high) = (range.start(), range.end());
+            let within = if *high == f64::MAX {
+                format!("{low} or more")
+            } else {
+                format!("from {low} to {high}")
+            };
             return Err(self.corrupt(format!(
-                "column {name}: {x} is not a finite number from {} to {}",
-                range.start(),
-                range.end()
+                "column {name}: {x} is not a finite number {within}"
             )));
         }
         Ok(x)
