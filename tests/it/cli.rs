@@ -804,3 +804,40 @@ fn weights_import_overwrites_only_when_asked_and_warns_of_blind_weights() {
         "{e}"
     );
 }
+
+#[test]
+fn the_exact_player_on_random_openings_is_told_which_are_decided() {
+    // Random openings can already be lost; the perfect player's losses on
+    // them looked like a fault with nothing said.
+    let out = succeeds(&[
+        "match",
+        "perfect",
+        "greedy",
+        "-g",
+        "tictactoe",
+        "-n",
+        "50",
+        "--random-openings",
+        "--seed",
+        "1",
+    ]);
+    assert!(
+        out.contains(
+            "note: 34 of the 50 random openings are already won for one side with perfect play"
+        ),
+        "{out}"
+    );
+    // Every opening of the empty board's book is a draw: nothing to say.
+    let out = succeeds(&[
+        "match",
+        "perfect",
+        "greedy",
+        "-g",
+        "tictactoe",
+        "-n",
+        "2",
+        "--stones",
+        "0",
+    ]);
+    assert!(!out.contains("already won"), "{out}");
+}
