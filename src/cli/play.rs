@@ -6,7 +6,7 @@
 use anyhow::{Context, Result};
 use mnk::game::{Color, Rules};
 use mnk::play::{Config, Driver, SeatKind, Session, Style, Terminal};
-use mnk::players::{PlayerKind, PlayerSpec};
+use mnk::players::PlayerSpec;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -142,7 +142,7 @@ impl FromStr for SeatArg {
 /// The spec with `--weights` filled in where it names no weights (greedy
 /// and search players only: exact and random use none).
 fn with_default_weights(spec: PlayerSpec, weights: Option<&Path>) -> PlayerSpec {
-    let uses_weights = matches!(spec.kind, PlayerKind::Greedy | PlayerKind::Search(_));
+    let uses_weights = spec.kind.takes_weights();
     match weights {
         Some(w) if spec.weights.is_none() && uses_weights => spec.with_weights(w),
         _ => spec,

@@ -39,8 +39,8 @@ impl TrainedPlayer {
                     "a time limit makes games depend on the machine's speed; use depth or nodes",
                 ))
             }
-            PlayerKind::Greedy | PlayerKind::Search(_) => {}
-            PlayerKind::Exact { .. } | PlayerKind::Random => {
+            kind if kind.takes_weights() => {}
+            _ => {
                 return Err(other(
                     "only greedy and search players have weights to train",
                 ))

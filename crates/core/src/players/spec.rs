@@ -120,6 +120,111 @@ pub enum PlayerKind {
     Random,
 }
 
+impl PlayerKind {
+    /// The kind named by a spec's first word, or by its alias (`easy`,
+    /// `hard`, `perfect`), with its default options.
+    pub fn named(word: &str) -> Option<PlayerKind> {
+        Some(match word {
+            "greedy" | "easy" => PlayerKind::Greedy,
+            "search" | "hard" => PlayerKind::Search(SearchLimits::default()),
+            "exact" | "perfect" => PlayerKind::Exact { limit: EXACT_LIMIT },
+            "random" => PlayerKind::Random,
+            _ => return None,
+        })
+    }
+
+    /// The kind's name as a spec writes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            PlayerKind::Greedy => "greedy",
+            PlayerKind::Search(_) => "search",
+            PlayerKind::Exact { .. } => "exact",
+            PlayerKind::Random => "random",
+        }
+    }
+
+    /// Whether the kind plays from a weight set: it takes `weights=` and
+    /// `any-game=`, a front end's `--weights` applies to it, and training
+    /// can tune it.
+    pub fn takes_weights(&self) -> bool {
+        match self {
+            PlayerKind::Greedy | PlayerKind::Search(_) => true,
+            PlayerKind::Exact { .. } | PlayerKind::Random => false,
+        }
+    }
+
+    /// The options a spec of this kind may set, in the order errors list
+    /// them.
+    pub fn options(&self) -> &'static [&'static str] {
+        match self {
+            PlayerKind::Greedy => &["weights", "any-game"],
+            PlayerKind::Search(_) => &[
+                "depth", "width", "nodes", "time", "tt", "weights", "any-game",
+            ],
+            PlayerKind::Exact { .. } => &["limit"],
+            PlayerKind::Random => &[],
+        }
+    }
+
+    /// log2 of the transposition table's entries, for a kind that has one
+    /// (what it costs in memory beyond a few KiB).
+    pub fn table_bits(&self) -> Option<u32> {
+        match self {
+            PlayerKind::Search(l) => Some(l.tt_bits),
+            PlayerKind::Greedy | PlayerKind::Exact { .. } | PlayerKind::Random => None,
+        }
+    }
+
+    /// Sets option `key` to `value`; the error says what was expected.
+    /// `weights` and `any-game` belong to the spec, not the kind.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), Expected> {
+        let num = |what: &str| value.parse::<u64>().map_err(|_| Expected(what.to_string()));
+        // A range is written once: for the check and for the message.
+        let ranged = |what: &str, lo: u64, hi: u64| {
+            let expected = format!("{what} from {lo} to {hi}");
+            num(&expected)
+                .ok()
+                .filter(|n| (lo..=hi).contains(n))
+                .ok_or(Expected(expected))
+        };
+        match (self, key) {
+            (PlayerKind::Search(l), "depth") => l.depth = ranged("a depth", 1, 64)? as u32,
+            (PlayerKind::Search(l), "width") => l.width = ranged("a width", 1, 676)? as usize,
+            (PlayerKind::Search(l), "nodes") => l.nodes = Some(num("a node count")?.max(1)),
+            (PlayerKind::Search(l), "time") => {
+                l.time = Some(Duration::from_millis(num("milliseconds")?));
+            }
+            (PlayerKind::Search(l), "tt") => {
+                let (lo, hi) = (SearchLimits::MIN_TT_BITS, SearchLimits::MAX_TT_BITS);
+                let range = format!(
+                    "log2 of table entries, {lo} to {hi} (tt={hi} takes {} per player)",
+                    crate::util::Bytes(table_bytes(hi))
+                );
+                let b = num(&range)?;
+                if !(u64::from(lo)..=u64::from(hi)).contains(&b) {
+                    let need = match b {
+                        0..64 => format!(
+                            "; tt={b} would need {}",
+                            crate::util::Bytes(table_bytes(b as u32))
+                        ),
+                        _ => String::new(),
+                    };
+                    return Err(Expected(format!("{range}{need}")));
+                }
+                l.tt_bits = b as u32;
+            }
+            (PlayerKind::Exact { limit }, "limit") => {
+                *limit = num("a number of empty cells")? as usize;
+            }
+            _ => return Err(Expected(String::new())),
+        }
+        Ok(())
+    }
+}
+
+/// What an option's value should have been (empty: the key is unknown).
+struct Expected(String);
+
 /// A parsed player spec.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayerSpec {
@@ -150,7 +255,9 @@ impl PlayerSpec {
     pub fn shipped_weights(&self, rules: Rules) -> Weights {
         match self.kind {
             PlayerKind::Search(_) => crate::eval::shipped_search_weights(rules),
-            _ => crate::eval::shipped_weights(rules),
+            PlayerKind::Greedy | PlayerKind::Exact { .. } | PlayerKind::Random => {
+                crate::eval::shipped_weights(rules)
+            }
         }
     }
 
@@ -172,19 +279,14 @@ impl PlayerSpec {
     /// player's table is checked against the memory available and
     /// allocated without aborting ([`Search::try_new`]).
     pub fn build(&self, rules: Rules) -> Result<Box<dyn Player>, SpecError> {
-        let w = match self.kind {
-            PlayerKind::Greedy | PlayerKind::Search(_) => self.load_weights(rules)?,
-            _ => Weights::flat(rules),
+        let weights = match self.kind.takes_weights() {
+            true => self.load_weights(rules)?,
+            false => Weights::flat(rules),
         };
-        self.make(w, true)
-    }
-
-    fn make(&self, weights: Weights, checked: bool) -> Result<Box<dyn Player>, SpecError> {
-        let rules = weights.game;
         let name = self.to_string();
         Ok(match &self.kind {
             PlayerKind::Greedy => Box::new(Greedy::new(weights).named(name)),
-            PlayerKind::Search(l) if checked => Box::new(
+            PlayerKind::Search(l) => Box::new(
                 Search::try_new(weights, l.clone())
                     .map_err(|source| SpecError::Table {
                         spec: name.clone(),
@@ -192,7 +294,6 @@ impl PlayerSpec {
                     })?
                     .named(name),
             ),
-            PlayerKind::Search(l) => Box::new(Search::new(weights, l.clone()).named(name)),
             PlayerKind::Exact { limit } => {
                 if rules.cells() > *limit {
                     return Err(SpecError::TooLarge {
@@ -206,14 +307,6 @@ impl PlayerSpec {
             }
             PlayerKind::Random => Box::new(RandomPlayer),
         })
-    }
-
-    /// log2 of the transposition table's size, for a search player.
-    pub fn table_bits(&self) -> Option<u32> {
-        match &self.kind {
-            PlayerKind::Search(l) => Some(l.tt_bits),
-            _ => None,
-        }
     }
 
     /// Checks that `copies` of each of these players can hold their tables
@@ -251,6 +344,12 @@ impl PlayerSpec {
         })
     }
 
+    /// log2 of the player's table entries, if it has one
+    /// ([`PlayerKind::table_bits`]).
+    pub fn table_bits(&self) -> Option<u32> {
+        self.kind.table_bits()
+    }
+
     /// The spec with its weights path replaced.
     pub fn with_weights(mut self, path: &Path) -> PlayerSpec {
         self.weights = Some(path.to_path_buf());
@@ -264,18 +363,10 @@ impl FromStr for PlayerSpec {
         let spec = s.trim();
         let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
         let mut out = PlayerSpec {
-            kind: match kind {
-                "greedy" | "easy" => PlayerKind::Greedy,
-                "search" | "hard" => PlayerKind::Search(SearchLimits::default()),
-                "exact" | "perfect" => PlayerKind::Exact { limit: EXACT_LIMIT },
-                "random" => PlayerKind::Random,
-                _ => {
-                    return Err(SpecError::UnknownKind {
-                        spec: s.into(),
-                        kind: kind.into(),
-                    })
-                }
-            },
+            kind: PlayerKind::named(kind).ok_or_else(|| SpecError::UnknownKind {
+                spec: s.into(),
+                kind: kind.into(),
+            })?,
             weights: None,
             any_game: false,
         };
@@ -290,9 +381,7 @@ impl FromStr for PlayerSpec {
             let (key, value) = match part.split_once('=') {
                 Some((k, v)) => (k.trim(), v.trim()),
                 // A bare path is the weights file (greedy:weights/gomoku.toml).
-                None if matches!(out.kind, PlayerKind::Greedy | PlayerKind::Search(_)) => {
-                    ("weights", part.trim())
-                }
+                None if out.kind.takes_weights() => ("weights", part.trim()),
                 None => ("", part.trim()),
             };
             if seen.contains(&key) {
@@ -302,78 +391,34 @@ impl FromStr for PlayerSpec {
                 });
             }
             seen.push(key);
-            let num = |expected: &str| value.parse::<u64>().map_err(|_| bad(key, value, expected));
-            match (&mut out.kind, key) {
-                (PlayerKind::Greedy | PlayerKind::Search(_), "weights") => {
+            match key {
+                "weights" if out.kind.takes_weights() => {
                     if value.is_empty() {
                         return Err(bad(key, value, "a weights file path"));
                     }
                     out.weights = Some(PathBuf::from(value));
                 }
-                (PlayerKind::Greedy | PlayerKind::Search(_), "any-game") => {
+                "any-game" if out.kind.takes_weights() => {
                     out.any_game = value
                         .parse()
                         .map_err(|_| bad(key, value, "true or false"))?;
                 }
-                (PlayerKind::Search(l), "depth") => {
-                    let d = num("a depth from 1 to 64")?;
-                    if !(1..=64).contains(&d) {
-                        return Err(bad(key, value, "a depth from 1 to 64"));
+                _ => match out.kind.set(key, value) {
+                    Ok(()) => {}
+                    Err(Expected(what)) if !what.is_empty() => return Err(bad(key, value, &what)),
+                    Err(_) => {
+                        let options = out.kind.options();
+                        return Err(SpecError::UnknownKey {
+                            spec: s.into(),
+                            kind: out.kind.name().into(),
+                            key: key.into(),
+                            expected: match options {
+                                [] => "(no options)".into(),
+                                _ => options.join(", "),
+                            },
+                        });
                     }
-                    l.depth = d as u32;
-                }
-                (PlayerKind::Search(l), "width") => {
-                    let w = num("a width from 1 to 676")?;
-                    if !(1..=676).contains(&w) {
-                        return Err(bad(key, value, "a width from 1 to 676"));
-                    }
-                    l.width = w as usize;
-                }
-                (PlayerKind::Search(l), "nodes") => {
-                    l.nodes = Some(num("a node count")?.max(1));
-                }
-                (PlayerKind::Search(l), "time") => {
-                    l.time = Some(Duration::from_millis(num("milliseconds")?));
-                }
-                (PlayerKind::Search(l), "tt") => {
-                    let (lo, hi) = (SearchLimits::MIN_TT_BITS, SearchLimits::MAX_TT_BITS);
-                    let range = format!(
-                        "log2 of table entries, {lo} to {hi} (tt={hi} takes {} per player)",
-                        crate::util::Bytes(table_bytes(hi))
-                    );
-                    let b = num(&range)?;
-                    if !(lo as u64..=hi as u64).contains(&b) {
-                        let need = if b < 64 {
-                            format!(
-                                "; tt={b} would need {}",
-                                crate::util::Bytes(table_bytes(b as u32))
-                            )
-                        } else {
-                            String::new()
-                        };
-                        return Err(bad(key, value, &format!("{range}{need}")));
-                    }
-                    l.tt_bits = b as u32;
-                }
-                (PlayerKind::Exact { limit }, "limit") => {
-                    *limit = num("a number of empty cells")? as usize;
-                }
-                (k, _) => {
-                    let (kind, expected) = match k {
-                        PlayerKind::Greedy => ("greedy", "weights, any-game"),
-                        PlayerKind::Search(_) => {
-                            ("search", "depth, width, nodes, time, tt, weights, any-game")
-                        }
-                        PlayerKind::Exact { .. } => ("exact", "limit"),
-                        PlayerKind::Random => ("random", "(no options)"),
-                    };
-                    return Err(SpecError::UnknownKey {
-                        spec: s.into(),
-                        kind: kind.into(),
-                        key: key.into(),
-                        expected: expected.into(),
-                    });
-                }
+                },
             }
         }
         Ok(out)
