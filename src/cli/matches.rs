@@ -78,15 +78,43 @@ pub struct Args {
 }
 
 /// Plays the match, prints the result and appends the games to the
-/// records files.
+/// records files, in four stages: set up (players, openings, the first
+/// line), play, save, report.
 pub fn run(a: Args) -> Result<()> {
-    let rules = a.game;
     // In a job of several processes, every rank plays its share of the
     // games and rank 0 alone prints and writes the records.
-    let (lead, shared) = (job::leads(), job::shared().is_some());
-    let record_files: Vec<&PathBuf> = a.records.iter().chain(a.sgf.iter()).collect();
-    // Every rank reads the players' weights and the openings: a rank that
-    // cannot stops the job before any game, naming itself.
+    let ranks = Ranks {
+        lead: job::leads(),
+        shared: job::shared().is_some(),
+    };
+    let (setup, openings, from) = set_up(&a, ranks)?;
+    let setup = Arc::new(setup);
+    let (report, sprt) = play(&a, &setup, &openings, ranks)?;
+    if !ranks.lead {
+        return Ok(());
+    }
+    save(&setup, &report, ranks)?;
+    print_report(&a, &setup, &report, openings.len(), from, sprt)
+}
+
+/// Where this process stands in a job.
+#[derive(Clone, Copy)]
+struct Ranks {
+    /// It prints and writes the records (rank 0, or the only process).
+    lead: bool,
+    /// The games are shared among processes.
+    shared: bool,
+}
+
+/// An SPRT's parameters, verdict and final LLR.
+type SprtResult = (SprtParams, SprtStatus, f64);
+
+/// Checks everything that can fail before a game (specs, weights, table
+/// memory, records files, openings; every rank, so a rank that cannot
+/// stops the job naming itself) and prints the match's first line.
+fn set_up(a: &Args, ranks: Ranks) -> Result<(Setup, Vec<Opening>, String)> {
+    let rules = a.game;
+    let record_files: Vec<PathBuf> = a.records.iter().chain(a.sgf.iter()).cloned().collect();
     let ready = job::agree((|| {
         // Build once up front so bad specs and weight files fail before any game.
         let pa = a.player_a.build(rules)?;
@@ -99,7 +127,7 @@ pub fn run(a: Args) -> Result<()> {
             "worker threads",
         )?;
         // Likewise refuse a corrupt records file before playing for hours.
-        for path in record_files.iter().filter(|_| lead) {
+        for path in record_files.iter().filter(|_| ranks.lead) {
             if path.exists() {
                 mnk::records::read_records(path, rules)?;
             }
@@ -108,10 +136,9 @@ pub fn run(a: Args) -> Result<()> {
     })())?;
     let (pa, pb, (openings, from)) = ready;
     let job_line = job::describe();
-    let json = a.json;
-    if lead {
+    if ranks.lead {
         say(
-            json,
+            a.json,
             format!(
                 "{} vs {} on {}: {} openings x 2 colours ({from}), seed {}",
                 pa.name(),
@@ -121,48 +148,65 @@ pub fn run(a: Args) -> Result<()> {
                 a.seed
             ),
         );
-        if shared {
-            say(json, job_line);
+        if ranks.shared {
+            say(a.json, job_line);
         }
         let exact = [&a.player_a, &a.player_b]
             .iter()
             .any(|p| matches!(p.kind, PlayerKind::Exact { .. }));
         if exact && from.starts_with("random") {
             if let Some(note) = decided_note(rules, &openings) {
-                say(json, note);
+                say(a.json, note);
             }
         }
     }
     super::check_progress_every(a.progress_every)?;
-    let live = Live::new(lead, 2 * openings.len() as u64, a.sprt, a.progress_every);
-    let (sa, sb) = (a.player_a.clone(), a.player_b.clone());
-    let make_a = move || -> Box<dyn Player> { sa.build(rules).expect("built once already") };
-    let make_b = move || -> Box<dyn Player> { sb.build(rules).expect("built once already") };
-    let keep_games = !record_files.is_empty();
-    // Every game is gathered here as it ends, so that Ctrl-C can save the
-    // games played so far and give the result so far.
-    let sink = Arc::new(Mutex::new(Finished {
-        games: Vec::new(),
-        keep_moves: keep_games,
-        saved: false,
-    }));
-    let setup = Arc::new(Setup {
+    let keep_moves = !record_files.is_empty();
+    let setup = Setup {
         rules,
         names: (a.player_a.to_string(), a.player_b.to_string()),
         shown: (pa.name(), pb.name()),
-        record_files: record_files.iter().map(|p| p.to_path_buf()).collect(),
+        record_files,
         total_games: 2 * openings.len(),
-        json,
-        live: live.clone(),
-    });
-    // A rank sees only its own games as they end: in a job, the games
-    // are saved once the match is over, and Ctrl-C just stops.
-    if !shared {
-        save_on_ctrl_c(Arc::clone(&sink), Arc::clone(&setup))?;
+        json: a.json,
+        live: Live::new(
+            ranks.lead,
+            2 * openings.len() as u64,
+            a.sprt,
+            a.progress_every,
+        ),
+        finished: Arc::new(Mutex::new(Finished {
+            games: Vec::new(),
+            keep_moves,
+            saved: false,
+        })),
+    };
+    Ok((setup, openings, from))
+}
+
+/// Plays the games: all at once, in batches (a rank of a job, which sees
+/// only its own games), or in batches until the SPRT decides. Ctrl-C
+/// saves the games played so far (one process only: a rank just stops).
+fn play(
+    a: &Args,
+    setup: &Arc<Setup>,
+    openings: &[Opening],
+    ranks: Ranks,
+) -> Result<(MatchReport, Option<SprtResult>)> {
+    let rules = setup.rules;
+    let live = &setup.live;
+    let (sa, sb) = (a.player_a.clone(), a.player_b.clone());
+    let make_a = move || -> Box<dyn Player> { sa.build(rules).expect("built once already") };
+    let make_b = move || -> Box<dyn Player> { sb.build(rules).expect("built once already") };
+    let keep_games = !setup.record_files.is_empty();
+    if !ranks.shared {
+        save_on_ctrl_c(Arc::clone(setup))?;
     }
+    // Every game is gathered as it ends, so that Ctrl-C can save the
+    // games played so far and give the result so far.
     let on_game = |g: &PlayedGame| {
         let result = g_result(g);
-        let mut finished = lock(&sink);
+        let mut finished = lock(&setup.finished);
         let g = if finished.keep_moves {
             g.clone()
         } else {
@@ -178,7 +222,7 @@ pub fn run(a: Args) -> Result<()> {
     let play = |chunk: &[Opening], first: usize| {
         let plan =
             arena::MatchPlan::new(rules, chunk, &make_a, &make_b, a.seed).numbered_from(first);
-        if shared {
+        if ranks.shared {
             plan.run(keep_games)
         } else {
             plan.run_observed(&on_game)
@@ -188,7 +232,7 @@ pub fn run(a: Args) -> Result<()> {
     let mut sprt_result = None;
     let report = match &a.sprt {
         // One process sees every game as it ends.
-        None if !shared => play(&openings, 0)?,
+        None if !ranks.shared => play(openings, 0)?,
         // A rank sees only its own games: the match is played in batches,
         // the same games in the same order, and the progress moves by
         // batch.
@@ -207,7 +251,7 @@ pub fn run(a: Args) -> Result<()> {
                 report,
                 llr,
                 status,
-            } = run_sprt_match(&openings, a.batch, sprt, &play, |report, llr| {
+            } = run_sprt_match(openings, a.batch, sprt, &play, |report, llr| {
                 live.tally(&report.tally);
                 live.println(format!(
                     "  {:>6} games  LLR {llr:+.2} [{lower:+.2}, {upper:+.2}]  {}",
@@ -216,9 +260,9 @@ pub fn run(a: Args) -> Result<()> {
                 ));
             })?;
             live.finish();
-            if lead {
+            if ranks.lead {
                 say(
-                    json,
+                    a.json,
                     sprt_line(sprt, status, llr, openings.len(), report.games_played()),
                 );
             }
@@ -227,27 +271,38 @@ pub fn run(a: Args) -> Result<()> {
         }
     };
     live.finish();
-    if !lead {
-        return Ok(());
+    Ok((report, sprt_result))
+}
+
+/// Appends the games to the records files, in match order.
+fn save(setup: &Setup, report: &MatchReport, ranks: Ranks) -> Result<()> {
+    // Saved with the games locked, so that a Ctrl-C now cannot save them
+    // a second time.
+    let mut finished = lock(&setup.finished);
+    finished.saved = true;
+    if ranks.shared {
+        // The plan kept every game, gathered in match order.
+        save_games(setup, report)
+    } else {
+        let games = MatchReport::from_games(std::mem::take(&mut finished.games));
+        save_games(setup, &games)
     }
-    {
-        // Saved with the games locked, so that a Ctrl-C now cannot save
-        // them a second time.
-        let mut finished = lock(&sink);
-        finished.saved = true;
-        if shared {
-            // The plan kept every game, gathered in match order.
-            save_games(&setup, &report)?;
-        } else {
-            let games = MatchReport::from_games(std::mem::take(&mut finished.games));
-            save_games(&setup, &games)?;
-        }
-    }
-    print_result(&setup, &report);
+}
+
+/// The result, the speed line and, with `--json`, the JSON object.
+fn print_report(
+    a: &Args,
+    setup: &Setup,
+    report: &MatchReport,
+    openings: usize,
+    from: String,
+    sprt: Option<SprtResult>,
+) -> Result<()> {
+    print_result(setup, report);
     let t = &report.tally;
     let secs = report.elapsed.as_secs_f64().max(1e-9);
     say(
-        json,
+        a.json,
         format!(
             "{} games in {:.2}s ({:.0} games/s), mean {:.1} plies per game",
             t.games.games(),
@@ -256,7 +311,7 @@ pub fn run(a: Args) -> Result<()> {
             report.plies as f64 / t.games.games().max(1) as f64
         ),
     );
-    if json {
+    if a.json {
         super::json::print(
             "match",
             &MatchJson {
@@ -264,14 +319,14 @@ pub fn run(a: Args) -> Result<()> {
                 player_b: &setup.names.1,
                 name_a: &setup.shown.0,
                 name_b: &setup.shown.1,
-                game: rules.to_string(),
+                game: setup.rules.to_string(),
                 seed: a.seed,
-                openings: openings.len(),
+                openings,
                 openings_source: from,
                 result: TallyJson::new(t),
                 plies: report.plies,
                 seconds: report.elapsed.as_secs_f64(),
-                sprt: sprt_result.map(|(p, status, llr)| SprtJson::new(&p, status, llr)),
+                sprt: sprt.map(|(p, status, llr)| SprtJson::new(&p, status, llr)),
                 records: setup
                     .record_files
                     .iter()
@@ -398,9 +453,9 @@ impl SprtJson {
 
 /// Ctrl-C: save the games that have ended to the records files, give the
 /// result so far, and exit with 130.
-fn save_on_ctrl_c(sink: Arc<Mutex<Finished>>, setup: Arc<Setup>) -> Result<()> {
+fn save_on_ctrl_c(setup: Arc<Setup>) -> Result<()> {
     ctrlc::set_handler(move || {
-        let mut finished = lock(&sink);
+        let mut finished = lock(&setup.finished);
         setup.live.finish();
         // A match whose games are saved already just stops.
         if !finished.saved {
@@ -527,6 +582,8 @@ struct Setup {
     json: bool,
     /// The running line, cleared before the last lines.
     live: Live,
+    /// The games that have ended, shared with the Ctrl-C handler.
+    finished: Arc<Mutex<Finished>>,
 }
 
 /// The games that have ended, in the order they ended.
