@@ -55,7 +55,7 @@ mod candidates;
 mod params;
 mod proofs;
 
-use proofs::Defence;
+use proofs::NodeMoves;
 
 /// When to stop searching.
 #[derive(Clone, Debug, PartialEq)]
@@ -489,26 +489,16 @@ impl Search {
             }
         }
         let mut moves = self.take_buffer(ply as usize);
-        let opp = mover.opponent();
-        let forced = self.eval.can_win_now(opp);
-        let mut defence = Defence::Free;
-        if forced {
-            self.win_cells(opp, &mut moves, 2);
-            if moves.len() >= 2 {
+        let (forced, defence) = match self.node_moves(mover, &mut moves, ply) {
+            NodeMoves::Search { forced, defence } => (forced, defence),
+            NodeMoves::Known(v) => {
                 self.buffers[ply as usize] = moves;
-                return -(WIN - (ply + 2) as f64);
+                return v;
             }
-        } else {
-            self.candidates(mover, &mut moves);
-            defence = self.defend_only(mover, &mut moves);
-            if defence == Defence::Lost {
-                self.buffers[ply as usize] = moves;
-                return -(WIN - (ply + 4) as f64);
-            }
-            if tt_move != NO_MOVE {
-                if let Some(p) = moves.iter().position(|&(_, c)| c == tt_move) {
-                    moves[..=p].rotate_right(1);
-                }
+        };
+        if !forced && tt_move != NO_MOVE {
+            if let Some(p) = moves.iter().position(|&(_, c)| c == tt_move) {
+                moves[..=p].rotate_right(1);
             }
         }
         let alpha0 = alpha;
@@ -585,21 +575,10 @@ impl Search {
             return v;
         }
         let mut moves = Vec::new();
-        let opp = mover.opponent();
-        let forced = self.eval.can_win_now(opp);
-        let mut defence = Defence::Free;
-        if forced {
-            self.win_cells(opp, &mut moves, 2);
-            if moves.len() >= 2 {
-                return -(WIN - (ply + 2) as f64);
-            }
-        } else {
-            self.candidates(mover, &mut moves);
-            defence = self.defend_only(mover, &mut moves);
-            if defence == Defence::Lost {
-                return -(WIN - (ply + 4) as f64);
-            }
-        }
+        let (forced, defence) = match self.node_moves(mover, &mut moves, ply) {
+            NodeMoves::Search { forced, defence } => (forced, defence),
+            NodeMoves::Known(v) => return v,
+        };
         let mut best = f64::NEG_INFINITY;
         for &(_, cell) in &moves {
             let score = match self.play(cell, depth > 1) {

@@ -24,7 +24,59 @@ pub(super) enum Defence {
     Lost,
 }
 
+/// What [`Search::node_moves`] found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum NodeMoves {
+    /// The moves to search: `forced` when they are the one block of the
+    /// opponent's completion cell; `defence` says what the mover faces.
+    Search {
+        /// The only move blocks the opponent's five.
+        forced: bool,
+        /// What the mover faces otherwise.
+        defence: Defence,
+    },
+    /// The node's value is known without a search: a loss.
+    Known(f64),
+}
+
 impl Search {
+    /// A node's moves, put in `moves`, or its value when that is known
+    /// without searching (two completion cells of the opponent, or a
+    /// threat with no defence):
+    /// - facing one completion cell of the opponent, that cell (forced);
+    /// - facing a threat to win in two, exactly its defences
+    ///   ([`Search::defend_only`]);
+    /// - otherwise the candidates by static score.
+    ///
+    /// Shared by [`Search::negamax`] and the minimax oracle, so that the
+    /// two search the same moves.
+    pub(super) fn node_moves(
+        &mut self,
+        mover: Color,
+        moves: &mut Vec<(f64, u16)>,
+        ply: u32,
+    ) -> NodeMoves {
+        let opp = mover.opponent();
+        if self.eval.can_win_now(opp) {
+            self.win_cells(opp, moves, 2);
+            if moves.len() >= 2 {
+                return NodeMoves::Known(-(WIN - (ply + 2) as f64));
+            }
+            return NodeMoves::Search {
+                forced: true,
+                defence: Defence::Free,
+            };
+        }
+        self.candidates(mover, moves);
+        match self.defend_only(mover, moves) {
+            Defence::Lost => NodeMoves::Known(-(WIN - (ply + 4) as f64)),
+            defence => NodeMoves::Search {
+                forced: false,
+                defence,
+            },
+        }
+    }
+
     /// The value of a node where every move searched lost (`best`, a mate
     /// score). Facing a threat to win in two, the moves searched were all
     /// its defences ([`Search::defend_only`]), so the loss is proven; a
