@@ -114,7 +114,7 @@ fn load_training_view(addr: SocketAddr) {
     for path in [
         "/",
         "/assets/style.css",
-        "/assets/app.js",
+        "/assets/common.js",
         "/assets/training.js",
         "/assets/training.css",
         "/api/runs",

@@ -1,7 +1,7 @@
 // The Replay view of `mnk serve`: pick a records file and a game, then step
 // through it (slider, buttons, ←/→/Home/End) or play it at a chosen speed.
 // The server reads the files with the library's readers; this script only
-// shows what /api/records answers, and draws with app.js's renderBoard.
+// shows what /api/records answers, and draws with common.js's renderBoard.
 "use strict";
 
 (function () {

@@ -12,7 +12,7 @@
 //! POST   /api/games/{id}/move     {cell}  → state after your move and the AI's
 //! POST   /api/games/{id}/undo     → state
 //! POST   /api/games/{id}/hint     → state with `hint`
-//! POST   /api/games/{id}/stop     → 204: the think in progress plays its best move so far
+//! POST   /api/games/{id}/stop     → {stopped}: the think in progress plays its best move so far
 //! POST   /api/games/{id}/resign   → state
 //! GET    /api/games/{id}/values   → the value map for the side to move
 //! DELETE /api/games/{id}          → 204 (a game in progress is saved unfinished)

@@ -10,7 +10,7 @@ use axum::http::{header, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 /// The largest request body accepted (JSON requests are tiny).
 pub const BODY_LIMIT: usize = 16 * 1024;
@@ -43,8 +43,11 @@ fn serve_bytes(content_type: &'static str, bytes: impl IntoResponse) -> Response
         .into_response()
 }
 
+/// The page, written once from [`assets::page`].
+static PAGE: LazyLock<String> = LazyLock::new(assets::page);
+
 async fn index() -> Response {
-    serve_bytes(assets::INDEX.content_type, assets::INDEX.bytes)
+    serve_bytes("text/html; charset=utf-8", PAGE.as_str())
 }
 
 /// An embedded asset. The raw (still encoded) path is checked as a file

@@ -323,3 +323,152 @@ fn the_page_plays_in_a_real_browser() {
     save_screenshot("serve-play.png", &shot);
     save_screenshot("serve-play-values.png", &values_shot);
 }
+
+/// The page's JavaScript value of `expr`.
+async fn js(c: &Client, expr: &str) -> serde_json::Value {
+    c.execute(&format!("return {expr};"), vec![]).await.unwrap()
+}
+
+/// The number of elements `css` selects.
+async fn count(c: &Client, css: &str) -> usize {
+    c.find_all(Locator::Css(css)).await.unwrap().len()
+}
+
+#[test]
+fn the_board_is_one_people_enjoy() {
+    let Some(driver) = driver_or_skip("the_board_is_one_people_enjoy") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path());
+    let link = slow_link(&server);
+    let url = format!("http://{}/", link.addr);
+    let shots = block_on(async {
+        let c = browser(&driver).await;
+        c.goto(&url).await.unwrap();
+        // The view opens with a game ready: black against the default
+        // opponent, on a gomoku board with the terminal's coordinates.
+        until_status(&c, |s| s == "Your move (black).").await;
+        assert!(fragment(&c).await.starts_with("play/"));
+        assert_eq!(count(&c, "#board .cell").await, 225);
+        let coords = js(
+            &c,
+            "[...document.querySelectorAll('#board .coord')].map(e => e.textContent).join(' ')",
+        )
+        .await;
+        let coords = coords.as_str().unwrap();
+        for label in ["a", "h", "o", "1", "8", "15"] {
+            assert!(coords.split(' ').any(|l| l == label), "{coords}");
+        }
+        // Sized to the window: the board takes most of its height.
+        let height = js(
+            &c,
+            "document.getElementById('board').getBoundingClientRect().height",
+        )
+        .await;
+        let window = js(&c, "window.innerHeight").await;
+        assert!(
+            height.as_f64().unwrap() > 0.65 * window.as_f64().unwrap(),
+            "{height} of {window}"
+        );
+
+        // Keyboard play: the cursor starts at the centre, → moves it, Enter
+        // plays; the AI answers and its move is marked as the last.
+        let board = c.find(Locator::Id("board")).await.unwrap();
+        board.send_keys("\u{E014}").await.unwrap();
+        board.send_keys("\u{E007}").await.unwrap();
+        until_status(&c, |s| s.starts_with("Your move")).await;
+        let first = js(&c, "document.querySelector('#moves .ply').textContent").await;
+        assert_eq!(first, "i8");
+        assert_eq!(stones(&c).await, 2);
+        let last = c.find(Locator::Css("#board .cell.last")).await.unwrap();
+        let last = last.attr("data-cell").await.unwrap().unwrap();
+        let second = js(
+            &c,
+            "document.querySelectorAll('#moves .ply')[1].textContent",
+        )
+        .await;
+        assert_eq!(second.as_str(), Some(last.as_str()));
+        // The AI's evaluation shows as a bar.
+        assert_eq!(
+            js(&c, "document.getElementById('eval').hidden").await,
+            false
+        );
+        let black = js(&c, "document.getElementById('eval-black').style.width").await;
+        assert!(black.as_str().unwrap().ends_with('%'), "{black}");
+        let playing = c.screenshot().await.unwrap();
+
+        // The move list looks back: the first ply shows one stone and no
+        // clicks play; the last ply is the game again.
+        click(&c, "#moves li:first-child .ply").await;
+        assert_eq!(stones(&c).await, 1);
+        assert!(text(&c, "review")
+            .await
+            .starts_with("Looking back at move 1 of 2"));
+        click(&c, "[data-cell='a1']").await;
+        assert_eq!(stones(&c).await, 1);
+        click(&c, "#moves li:last-child .ply").await;
+        assert_eq!(stones(&c).await, 2);
+        assert_eq!(text(&c, "review").await, "");
+
+        // A long think: the thinking state and its Stop button; Stop plays
+        // the best move found so far at once.
+        new_game(&c, "gomoku", "search:depth=12,width=20").await;
+        click(&c, "[data-cell='h8']").await;
+        until(
+            async || match c.find(Locator::Css("#stop:not([hidden])")).await {
+                Ok(_) => Ok(()),
+                Err(_) => Err("no Stop button while the AI thinks".to_string()),
+            },
+        )
+        .await;
+        assert!(status(&c).await.starts_with("The AI is thinking"));
+        let thinking = c.screenshot().await.unwrap();
+        let start = Instant::now();
+        click(&c, "#stop").await;
+        until_status(&c, |s| s.starts_with("Your move")).await;
+        assert!(
+            start.elapsed() < Duration::from_secs(8),
+            "{:?}",
+            start.elapsed()
+        );
+        assert_eq!(stones(&c).await, 2);
+        assert_eq!(js(&c, "document.getElementById('stop').hidden").await, true);
+
+        // Tic-tac-toe fills the window too, and a won game draws its line:
+        // perfect play beats moves in reading order.
+        new_game(&c, "tictactoe", "perfect").await;
+        let width = js(
+            &c,
+            "document.getElementById('board').getBoundingClientRect().width",
+        )
+        .await;
+        assert!(width.as_f64().unwrap() > 300.0, "{width}");
+        for _ in 0..5 {
+            if !status(&c).await.starts_with("Your move") {
+                break;
+            }
+            let before = stones(&c).await;
+            click(&c, "#board .cell:not(.taken)").await;
+            until(async || match stones(&c).await {
+                now if now == before => Err("the click was not played".into()),
+                _ => Ok(()),
+            })
+            .await;
+            until_status(&c, |s| !s.starts_with("The AI is")).await;
+        }
+        assert_eq!(status(&c).await, "The AI wins (white).");
+        assert_eq!(count(&c, "#board svg.win-line line").await, 1);
+        assert_eq!(count(&c, "#board .cell.win").await, 3);
+        let won = c.screenshot().await.unwrap();
+        c.close().await.unwrap();
+        [playing, thinking, won]
+    });
+    server.stop();
+    for (name, png) in ["serve-board.png", "serve-thinking.png", "serve-won.png"]
+        .iter()
+        .zip(shots)
+    {
+        save_screenshot(name, &png);
+    }
+}

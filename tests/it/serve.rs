@@ -382,8 +382,10 @@ fn the_page_is_embedded_and_traversal_is_refused() {
     let server = Server::start(dir.path());
     let (status, page) = server.raw("GET", "/", "text/plain", b"");
     assert_eq!(status, 200);
-    assert!(page.contains("/assets/app.js"), "{page}");
-    for name in ["app.js", "style.css", "index.html"] {
+    for name in ["common.js", "play.js", "training.js", "replay.js"] {
+        assert!(page.contains(&format!("/assets/{name}")), "{page}");
+    }
+    for name in ["common.js", "style.css", "play.js", "play.css"] {
         let (status, _) = server.raw("GET", &format!("/assets/{name}"), "text/plain", b"");
         assert_eq!(status, 200, "{name}");
     }
@@ -398,8 +400,8 @@ fn the_page_is_embedded_and_traversal_is_refused() {
         "/assets//etc/passwd",
         "/assets/%2fetc/passwd",
         "/assets/..%5c..%5cCargo.toml",
-        "/assets/./app.js",
-        "/assets/app.js%00",
+        "/assets/./play.js",
+        "/assets/play.js%00",
         "/assets/%zz",
     ] {
         let (status, body) = server.raw("GET", target, "", b"");

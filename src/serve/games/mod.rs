@@ -603,15 +603,16 @@ impl Games {
         Ok(guard.game_mut()?.state())
     }
 
-    /// Stops the AI's think in progress (it plays the best move found so
-    /// far); nothing when the AI is not thinking.
-    pub async fn stop(&self, id: &str) -> Result<(), ApiError> {
+    /// Stops the think in progress (the AI plays the best move found so
+    /// far); whether one was (a request that came before its move, on a
+    /// slow link, finds none: the page asks again).
+    pub async fn stop(&self, id: &str) -> Result<bool, ApiError> {
         let slot = self.slot(id)?;
         let guard = slot.lock().await;
         if let Some(stop) = &guard.stop {
             stop.store(true, Ordering::Relaxed);
         }
-        Ok(())
+        Ok(guard.stop.is_some())
     }
 
     /// The value map of the game's position under the AI's weights.

@@ -71,9 +71,16 @@ async fn hint(State(games): Shared, id: Path<String>) -> Result<Json<GameState>,
     Ok(Json(games.hint(&game_id(id)?).await?))
 }
 
-async fn stop(State(games): Shared, id: Path<String>) -> Result<StatusCode, ApiError> {
-    games.stop(&game_id(id)?).await?;
-    Ok(StatusCode::NO_CONTENT)
+/// The answer of `POST /api/games/{id}/stop`.
+#[derive(serde::Serialize)]
+struct Stopped {
+    /// Whether a think was stopped.
+    stopped: bool,
+}
+
+async fn stop(State(games): Shared, id: Path<String>) -> Result<Json<Stopped>, ApiError> {
+    let stopped = games.stop(&game_id(id)?).await?;
+    Ok(Json(Stopped { stopped }))
 }
 
 async fn resign(State(games): Shared, id: Path<String>) -> Result<Json<GameState>, ApiError> {
