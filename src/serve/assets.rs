@@ -80,7 +80,7 @@ const INDEX: Asset = asset!("index.html");
 /// The files every view shares.
 pub const SHARED: &[Asset] = &[asset!("common.js"), asset!("style.css")];
 
-/// The page served at `/`: [`INDEX`] with the views' tabs, sections, style
+/// The page served at `/`: `index.html` with the views' tabs, sections, style
 /// sheets and scripts (after `common.js`) written in.
 pub fn page() -> String {
     let frame = String::from_utf8_lossy(INDEX.bytes);

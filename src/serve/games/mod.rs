@@ -15,7 +15,7 @@
 //! most [`Limits::thinkers`] moves and hints are computed at once.
 //!
 //! The search tables' memory is reserved before a game's players are
-//! built ([`Reservation`]), under one atomic count, and given back when
+//! built (a `Reservation`), under one atomic count, and given back when
 //! the game is dropped: however many clients start games at once, the
 //! tables never hold more than [`Limits::table_memory`]. A game that does
 //! not fit ends the oldest games to make room; while the memory is held by
