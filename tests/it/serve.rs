@@ -17,6 +17,35 @@ pub(crate) struct Server {
     pub(crate) addr: SocketAddr,
 }
 
+/// Sends `head` (the request line and headers, without the blank line)
+/// and `body` over a fresh connection; returns the status and the body.
+/// The serve tests' one raw HTTP/1.1 client.
+pub(crate) fn send(addr: std::net::SocketAddr, head: &str, body: &[u8]) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
+    let head = format!(
+        "{head}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    // A server may answer (413) before reading a large body.
+    let _ = s.write_all(body);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out).to_string();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {text:?}"));
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
 impl Server {
     pub(crate) fn start(dir: &Path) -> Server {
         Server::start_with(dir, Limits::default())
@@ -70,30 +99,11 @@ impl Server {
         content_type: &str,
         body: &[u8],
     ) -> (u16, String) {
-        let mut s = TcpStream::connect(self.addr).unwrap();
-        s.set_read_timeout(Some(std::time::Duration::from_secs(120)))
-            .unwrap();
         let head = format!(
-            "{method} {target} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
-            self.addr,
-            body.len()
+            "{method} {target} HTTP/1.1\r\nHost: {}\r\nContent-Type: {content_type}",
+            self.addr
         );
-        s.write_all(head.as_bytes()).unwrap();
-        // A server may answer (413) before reading a large body.
-        let _ = s.write_all(body);
-        let mut out = Vec::new();
-        let _ = s.read_to_end(&mut out);
-        let text = String::from_utf8_lossy(&out).to_string();
-        let status = text
-            .split(' ')
-            .nth(1)
-            .and_then(|c| c.parse().ok())
-            .unwrap_or_else(|| panic!("no status in {text:?}"));
-        let body = text
-            .split_once("\r\n\r\n")
-            .map(|(_, b)| b.to_string())
-            .unwrap_or_default();
-        (status, body)
+        send(self.addr, &head, body)
     }
 
     /// A JSON request; returns the status and the parsed body (`null` when

@@ -7,7 +7,7 @@
 //! figures of issue 28: `cargo test --release --test it -- serve_security
 //! --nocapture`).
 
-use crate::serve::Server;
+use crate::serve::{send, Server};
 use mnk::serve::{Bounds, Limits};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -15,32 +15,6 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// Sends `head` (the request line and headers, without the blank line)
-/// and `body`; returns the status and the body.
-fn send(addr: SocketAddr, head: &str, body: &[u8]) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let head = format!(
-        "{head}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).unwrap();
-    let _ = s.write_all(body);
-    let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out);
-    let text = String::from_utf8_lossy(&out).to_string();
-    let status = text
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("no status in {text:?}"));
-    let body = text
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default();
-    (status, body)
-}
 
 /// Counts answers by class (`2xx`, `4xx`, `5xx`) for the report.
 #[derive(Default)]
