@@ -1,31 +1,26 @@
 //! The position as the manager set it: what is on each cell and the order
 //! the stones arrived in, and the search's [`Board`] built from it.
+//!
+//! Which colour we play follows from the stone counts only once the
+//! position is complete, so until then the position holds our stones as
+//! black ([`OWN`]) and the opponent's as white ([`OPP`]);
+//! [`build_board`] gives them their real colours.
 
 use super::protocol::Coord;
-use crate::game::{Board, Color, Move, Rules};
+use crate::game::{Board, Cell, Color, Move, Rules};
 
-/// What a cell holds, as in the protocol's `BOARD` fields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Field {
-    /// No stone.
-    Empty,
-    /// One of our stones.
-    Own,
-    /// One of the opponent's stones.
-    Opp,
-    /// A blocked cell (field 3 of `BOARD`), treated as the opponent's.
-    Special,
-}
+/// Our stones, as the position holds them.
+pub(super) const OWN: Cell = Cell::Black;
+/// The opponent's stones, as the position holds them, and blocked cells
+/// (field 3 of `BOARD`), which the search treats as the opponent's.
+pub(super) const OPP: Cell = Cell::White;
 
-impl Field {
-    /// The field of a `BOARD` line: 1 own, 2 opponent, 3 special (the
-    /// parser accepts no other).
-    pub(super) fn from_board_line(f: u8) -> Field {
-        match f {
-            1 => Field::Own,
-            2 => Field::Opp,
-            _ => Field::Special,
-        }
+/// The cell of a `BOARD` line's field: 1 own, 2 opponent, 3 blocked (the
+/// parser accepts no other).
+pub(super) fn from_board_line(f: u8) -> Cell {
+    match f {
+        1 => OWN,
+        _ => OPP,
     }
 }
 
@@ -35,9 +30,9 @@ pub(super) struct Position {
     pub(super) width: u8,
     pub(super) height: u8,
     /// Row-major, `width` cells a row.
-    pub(super) cells: Vec<Field>,
+    pub(super) cells: Vec<Cell>,
     /// The stones in the order they were placed.
-    pub(super) stones: Vec<(Move, Field)>,
+    pub(super) stones: Vec<(Move, Cell)>,
 }
 
 impl Position {
@@ -46,14 +41,14 @@ impl Position {
         Position {
             width,
             height,
-            cells: vec![Field::Empty; width as usize * height as usize],
+            cells: vec![Cell::Empty; width as usize * height as usize],
             stones: Vec::new(),
         }
     }
 
     /// Removes every stone.
     pub(super) fn clear(&mut self) {
-        self.cells.fill(Field::Empty);
+        self.cells.fill(Cell::Empty);
         self.stones.clear();
     }
 
@@ -79,14 +74,14 @@ impl Position {
     /// The cell `c` names, if it is on the board and empty.
     pub(super) fn empty_cell(&self, c: Coord) -> Result<Move, String> {
         let m = self.on_board(c)?;
-        if self.cells[self.index(m)] != Field::Empty {
+        if !self.cells[self.index(m)].is_empty() {
             return Err(format!("{c} is already occupied"));
         }
         Ok(m)
     }
 
-    /// Puts `field` on the empty cell `m`.
-    pub(super) fn place(&mut self, m: Move, field: Field) {
+    /// Puts `field` ([`OWN`] or [`OPP`]) on the empty cell `m`.
+    pub(super) fn place(&mut self, m: Move, field: Cell) {
         let i = self.index(m);
         self.cells[i] = field;
         self.stones.push((m, field));
@@ -95,10 +90,10 @@ impl Position {
     /// Takes the stone off `m`; false if there was none.
     pub(super) fn remove(&mut self, m: Move) -> bool {
         let i = self.index(m);
-        if self.cells[i] == Field::Empty {
+        if self.cells[i].is_empty() {
             return false;
         }
-        self.cells[i] = Field::Empty;
+        self.cells[i] = Cell::Empty;
         if let Some(p) = self.stones.iter().rposition(|&(s, _)| s == m) {
             self.stones.remove(p);
         }
@@ -107,17 +102,17 @@ impl Position {
 
     /// The number of empty cells.
     pub(super) fn empties(&self) -> usize {
-        self.count(Field::Empty)
+        self.count(Cell::Empty)
     }
 
     /// The number of cells holding `field`.
-    pub(super) fn count(&self, field: Field) -> usize {
+    pub(super) fn count(&self, field: Cell) -> usize {
         self.cells.iter().filter(|&&c| c == field).count()
     }
 
     /// Whether `m` is empty.
     pub(super) fn is_empty_at(&self, m: Move) -> bool {
-        self.cells[self.index(m)] == Field::Empty
+        self.cells[self.index(m)].is_empty()
     }
 
     /// The empty cell nearest the centre (the first such in row-major
@@ -129,7 +124,7 @@ impl Position {
         );
         let dist = |m: Move| (m.x as f64 - cx).powi(2) + (m.y as f64 - cy).powi(2);
         (0..self.cells.len())
-            .filter(|&i| self.cells[i] == Field::Empty)
+            .filter(|&i| self.cells[i].is_empty())
             .map(|i| {
                 Move::new(
                     (i % self.width as usize) as u8,
@@ -146,15 +141,15 @@ impl Position {
 /// is moved to the end (the colours, not the order, decide a position).
 pub(super) fn build_board(p: &Position, rules: Rules, me: Color) -> Result<Board, String> {
     let mut order = p.stones.clone();
-    if order.last().is_some_and(|&(_, f)| f == Field::Own) {
-        if let Some(i) = order.iter().rposition(|&(_, f)| f != Field::Own) {
+    if order.last().is_some_and(|&(_, f)| f == OWN) {
+        if let Some(i) = order.iter().rposition(|&(_, f)| f != OWN) {
             let s = order.remove(i);
             order.push(s);
         }
     }
     let mut board = Board::new(rules);
     for (m, f) in order {
-        let color = if f == Field::Own { me } else { me.opponent() };
+        let color = if f == OWN { me } else { me.opponent() };
         match board.play_as(m, color) {
             Ok(None) => {}
             Ok(Some(o)) => return Err(format!("the game is already over ({o} at {})", m.to_xy())),

@@ -2,7 +2,7 @@
 //! the manager set it (`position.rs`), the time and memory settings, and
 //! the search player, and leaves the move choice to `think.rs`.
 
-use super::position::{Field, Position};
+use super::position::{from_board_line, Position, OPP, OWN};
 use super::protocol::{self, BoardLine, Command};
 use super::timing::TimeControl;
 use crate::eval::Weights;
@@ -133,7 +133,7 @@ impl Brain {
                 };
                 match p.empty_cell(c) {
                     Ok(m) => {
-                        p.place(m, Field::Opp);
+                        p.place(m, OPP);
                         self.reply_move(received, out)?;
                     }
                     Err(e) => say(out, &format!("ERROR TURN {e}"))?,
@@ -201,7 +201,7 @@ impl Brain {
                 // Without a board the block is read and refused at DONE.
                 if let Some(p) = &mut self.position {
                     match p.empty_cell(c) {
-                        Ok(m) => p.place(m, Field::from_board_line(field)),
+                        Ok(m) => p.place(m, from_board_line(field)),
                         Err(e) => say(out, &format!("ERROR BOARD {e}"))?,
                     }
                 }
@@ -304,7 +304,7 @@ impl Brain {
         }
         let (m, report) = self.choose(start);
         if let Some(p) = &mut self.position {
-            p.place(m, Field::Own);
+            p.place(m, OWN);
         }
         if self.settings.verbose {
             say(out, &format!("MESSAGE {report}"))?;

@@ -2,7 +2,7 @@
 //! the position, the answers that need no search, and the search itself
 //! within limits from the clock, `INFO max_depth` and `INFO max_node`.
 
-use super::position::{build_board, Field, Position};
+use super::position::{build_board, Position, OPP, OWN};
 use super::session::Brain;
 use super::timing::{self, Budget, MIN_SEARCH};
 use crate::eval::{Evaluator, Weights};
@@ -188,8 +188,8 @@ impl Brain {
 /// equal stones moved first (black); "opponent" counts special stones,
 /// which are blocked for us and treated as the opponent's.
 fn colours_and_board(p: &Position, rules: Rules) -> Result<(Color, bool, Board), String> {
-    let own = p.count(Field::Own);
-    let opp = p.count(Field::Opp) + p.count(Field::Special);
+    let own = p.count(OWN);
+    let opp = p.count(OPP);
     let me = if own == opp {
         Color::Black
     } else {
@@ -209,7 +209,7 @@ fn static_fallback(weights: &Weights, p: &Position, board: &Board, me: Color) ->
     eval.sync(board);
     let scores = eval.scores(me);
     let best = (0..scores.len())
-        .filter(|&i| p.cells[i] == Field::Empty)
+        .filter(|&i| p.cells[i].is_empty())
         .max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)))
         .map(|i| rules.move_at(i))
         .expect("an empty cell");

@@ -114,7 +114,7 @@ pub fn render_heat(
     let rules = *board.rules();
     let (w, h) = (rules.width as usize, rules.height as usize);
     let label = h.to_string().len();
-    let empty = |i: usize| board.cells()[i] == 0;
+    let empty = |i: usize| board.cells()[i].is_empty();
     let best = (0..scores.len())
         .filter(|&i| empty(i))
         .map(|i| scores[i])

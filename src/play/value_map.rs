@@ -95,7 +95,7 @@ impl ValueMap {
         ev.sync(board);
         let mover = board.to_move();
         let scores = ev.scores(mover).to_vec();
-        let empty = |i: &usize| board.cells()[*i] == 0;
+        let empty = |i: &usize| board.cells()[*i].is_empty();
         let top = (0..scores.len())
             .filter(empty)
             .map(|i| scores[i])
@@ -145,7 +145,7 @@ impl ValueMap {
             .map(|(s, c)| {
                 s.iter()
                     .zip(c)
-                    .map(|(&v, &c)| (c == 0).then_some(v))
+                    .map(|(&v, c)| c.is_empty().then_some(v))
                     .collect()
             })
             .collect()

@@ -9,7 +9,7 @@
 //! `undo`, and must value positions colour-blindly.
 
 use mnk::eval::{Evaluator, Shape, Weights, LOSS, SHAPES, WIN};
-use mnk::game::{Board, Color, Move, Rule, Rules};
+use mnk::game::{Board, Cell, Color, Move, Rule, Rules};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 
@@ -25,26 +25,26 @@ fn rules(width: u32, height: u32, k: u32, rule: Rule) -> Rules {
 
 /// A cell of an extracted line, from one player's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Cell {
+enum Seen {
     Empty,
     Own,
     /// An opponent stone (the board edge simply ends the line).
     Blocked,
 }
 
-/// A plain grid of stones: 0 empty, 1 black, 2 white. Unlike [`Board`] it
-/// accepts any set of stones (several wins, overlines, any colour order).
+/// A plain grid of stones. Unlike [`Board`] it accepts any set of stones
+/// (several wins, overlines, any colour order).
 #[derive(Clone, Debug)]
 struct Grid {
     rules: Rules,
-    cells: Vec<u8>,
+    cells: Vec<Cell>,
 }
 
 impl Grid {
     fn new(rules: Rules) -> Grid {
         Grid {
             rules,
-            cells: vec![0; rules.cells()],
+            cells: vec![Cell::Empty; rules.cells()],
         }
     }
 
@@ -59,7 +59,7 @@ impl Grid {
         x >= 0 && y >= 0 && x < self.rules.width as i32 && y < self.rules.height as i32
     }
 
-    fn at(&self, x: i32, y: i32) -> u8 {
+    fn at(&self, x: i32, y: i32) -> Cell {
         self.cells[(y * self.rules.width as i32 + x) as usize]
     }
 
@@ -69,17 +69,23 @@ impl Grid {
         for row in self.cells.chunks(w) {
             s.push('\n');
             for &c in row {
-                s.push(['.', 'X', 'O'][c as usize]);
+                s.push(c.symbol());
             }
         }
         s
     }
 }
 
-/// The whole board line through (x, y) along `dir`, seen by `color`
-/// (1 black, 2 white), with the cell itself holding a `color` stone.
-/// Returns the line and the index of (x, y) in it.
-fn extract_line(g: &Grid, x: i32, y: i32, (dx, dy): (i32, i32), color: u8) -> (Vec<Cell>, usize) {
+/// The whole board line through (x, y) along `dir`, seen by `color`,
+/// with the cell itself holding a `color` stone. Returns the line and the
+/// index of (x, y) in it.
+fn extract_line(
+    g: &Grid,
+    x: i32,
+    y: i32,
+    (dx, dy): (i32, i32),
+    color: Color,
+) -> (Vec<Seen>, usize) {
     let (mut sx, mut sy) = (x, y);
     while g.on(sx - dx, sy - dy) {
         sx -= dx;
@@ -91,12 +97,12 @@ fn extract_line(g: &Grid, x: i32, y: i32, (dx, dy): (i32, i32), color: u8) -> (V
     while g.on(cx, cy) {
         if (cx, cy) == (x, y) {
             centre = line.len();
-            line.push(Cell::Own);
+            line.push(Seen::Own);
         } else {
-            line.push(match g.at(cx, cy) {
-                0 => Cell::Empty,
-                c if c == color => Cell::Own,
-                _ => Cell::Blocked,
+            line.push(match g.at(cx, cy).color() {
+                None => Seen::Empty,
+                Some(c) if c == color => Seen::Own,
+                Some(_) => Seen::Blocked,
             });
         }
         cx += dx;
@@ -121,13 +127,13 @@ impl Reference {
 
     /// win: the run of own stones through the centre has ≥ k stones
     /// (freestyle) or exactly k (exact).
-    fn wins(&self, line: &[Cell], centre: usize) -> bool {
+    fn wins(&self, line: &[Seen], centre: usize) -> bool {
         let mut a = centre;
-        while a > 0 && line[a - 1] == Cell::Own {
+        while a > 0 && line[a - 1] == Seen::Own {
             a -= 1;
         }
         let mut b = centre;
-        while b + 1 < line.len() && line[b + 1] == Cell::Own {
+        while b + 1 < line.len() && line[b + 1] == Seen::Own {
             b += 1;
         }
         let n = b - a + 1;
@@ -138,36 +144,36 @@ impl Reference {
     }
 
     /// Empty cells of the line whose filling makes a win through the centre.
-    fn win_cells(&self, line: &mut [Cell], centre: usize) -> usize {
+    fn win_cells(&self, line: &mut [Seen], centre: usize) -> usize {
         let mut n = 0;
         for q in 0..line.len() {
-            if line[q] == Cell::Empty {
-                line[q] = Cell::Own;
+            if line[q] == Seen::Empty {
+                line[q] = Seen::Own;
                 if self.wins(line, centre) {
                     n += 1;
                 }
-                line[q] = Cell::Empty;
+                line[q] = Seen::Empty;
             }
         }
         n
     }
 
     /// The most win cells one more stone anywhere on the line can give.
-    fn best_win_cells_after_one_move(&self, line: &mut [Cell], centre: usize) -> usize {
+    fn best_win_cells_after_one_move(&self, line: &mut [Seen], centre: usize) -> usize {
         let mut best = 0;
         for p in 0..line.len() {
-            if line[p] == Cell::Empty {
-                line[p] = Cell::Own;
+            if line[p] == Seen::Empty {
+                line[p] = Seen::Own;
                 best = best.max(self.win_cells(line, centre));
-                line[p] = Cell::Empty;
+                line[p] = Seen::Empty;
             }
         }
         best
     }
 
     /// The class down to level 2 (win, open/closed (k−1), open/closed (k−2)).
-    fn classify_to_level2(&self, line: &mut [Cell], centre: usize) -> Shape {
-        assert_eq!(line[centre], Cell::Own);
+    fn classify_to_level2(&self, line: &mut [Seen], centre: usize) -> Shape {
+        assert_eq!(line[centre], Seen::Own);
         if self.wins(line, centre) {
             return Shape::Win;
         }
@@ -183,7 +189,7 @@ impl Reference {
         }
     }
 
-    fn classify(&self, line: &mut [Cell], centre: usize) -> Shape {
+    fn classify(&self, line: &mut [Seen], centre: usize) -> Shape {
         let s = self.classify_to_level2(line, centre);
         if s != Shape::None || self.k < 4 {
             return s;
@@ -191,10 +197,10 @@ impl Reference {
         // Level 3: one move makes an open (k−2) / a closed (k−2) but no open.
         let mut closed = false;
         for p in 0..line.len() {
-            if line[p] == Cell::Empty {
-                line[p] = Cell::Own;
+            if line[p] == Seen::Empty {
+                line[p] = Seen::Own;
                 let s = self.classify_to_level2(line, centre);
-                line[p] = Cell::Empty;
+                line[p] = Seen::Empty;
                 match s {
                     Shape::OpenIn2 => return Shape::OpenIn3,
                     Shape::ClosedIn2 => closed = true,
@@ -211,7 +217,7 @@ impl Reference {
 
     /// The shape a `color` stone on (x, y) makes along direction `d`.
     fn shape(&self, g: &Grid, x: i32, y: i32, d: usize, color: Color) -> Shape {
-        let (mut line, centre) = extract_line(g, x, y, DIRS[d], color.index() as u8 + 1);
+        let (mut line, centre) = extract_line(g, x, y, DIRS[d], color);
         self.classify(&mut line, centre)
     }
 }
@@ -219,14 +225,14 @@ impl Reference {
 /// The reference's sanity on hand-made lines, so that it can be trusted.
 #[test]
 fn reference_classifier_on_hand_made_lines() {
-    let parse = |s: &str| -> (Vec<Cell>, usize) {
+    let parse = |s: &str| -> (Vec<Seen>, usize) {
         let centre = s.find('*').unwrap();
         let line = s
             .chars()
             .map(|c| match c {
-                '.' => Cell::Empty,
-                'X' | '*' => Cell::Own,
-                _ => Cell::Blocked,
+                '.' => Seen::Empty,
+                'X' | '*' => Seen::Own,
+                _ => Seen::Blocked,
             })
             .collect();
         (line, centre)
@@ -300,8 +306,8 @@ thread_local! {
 /// Places stones straight into an evaluator and a grid (any stone set).
 fn place(e: &mut Evaluator, g: &mut Grid, m: Move, color: Color) {
     let i = g.rules.index(m);
-    assert_eq!(g.cells[i], 0, "{m} is occupied");
-    g.cells[i] = color.index() as u8 + 1;
+    assert_eq!(g.cells[i], Cell::Empty, "{m} is occupied");
+    g.cells[i] = Cell::from(color);
     e.play(m, color, 0);
 }
 
@@ -316,7 +322,9 @@ fn arbitrary_position(
     let mut g = Grid::new(rules);
     let mut placed = Vec::new();
     for (i, &(pick, flag)) in picks.iter().enumerate() {
-        let empty: Vec<usize> = (0..g.cells.len()).filter(|&c| g.cells[c] == 0).collect();
+        let empty: Vec<usize> = (0..g.cells.len())
+            .filter(|&c| g.cells[c].is_empty())
+            .collect();
         if empty.is_empty() {
             break;
         }
@@ -405,7 +413,7 @@ fn check_against_reference(e: &Evaluator, g: &Grid) -> Result<(), TestCaseError>
             }
         }
         match g.cells[i] {
-            0 => {
+            Cell::Empty => {
                 // How a cell is valued (the brief's easy-player rule).
                 for mover in [Color::Black, Color::White] {
                     let own: f64 = want_shapes[mover.index()]
@@ -653,14 +661,12 @@ fn lay(
             assert_eq!(ch, 'O', "{pattern}: only an O may stand for the edge");
             continue;
         }
-        match ch {
-            'X' => {
-                place(&mut e, &mut g, mv(x, y), Color::Black);
+        let cell = Cell::try_from(ch).unwrap_or_else(|e| panic!("pattern {pattern}: {e}"));
+        if let Some(color) = cell.color() {
+            place(&mut e, &mut g, mv(x, y), color);
+            if color == Color::Black {
                 xs.push(mv(x, y));
             }
-            'O' => place(&mut e, &mut g, mv(x, y), Color::White),
-            '.' => {}
-            _ => panic!("bad pattern {pattern}"),
         }
     }
     (e, g, xs)
@@ -1008,7 +1014,7 @@ proptest! {
         a.set_weights(w.clone());
         let mut b = new_evaluator(w);
         // Detours: stones played and taken back before the real ones.
-        let empty: Vec<usize> = (0..g.cells.len()).filter(|&c| g.cells[c] == 0).collect();
+        let empty: Vec<usize> = (0..g.cells.len()).filter(|&c| g.cells[c].is_empty()).collect();
         if !empty.is_empty() {
             for (i, d) in detours.iter().enumerate() {
                 b.play(rules.move_at(empty[d.index(empty.len())]), Color::to_move_at(i), 0);
@@ -1038,7 +1044,7 @@ proptest! {
         tries in proptest::collection::vec((any::<Index>(), any::<bool>()), 1..6),
     ) {
         let (mut e, g, _) = arbitrary_position(rules, &picks, free);
-        let empty: Vec<usize> = (0..g.cells.len()).filter(|&c| g.cells[c] == 0).collect();
+        let empty: Vec<usize> = (0..g.cells.len()).filter(|&c| g.cells[c].is_empty()).collect();
         prop_assume!(!empty.is_empty());
         let before = snapshot(&e);
         let ply = e.ply();
@@ -1293,8 +1299,8 @@ fn wide_windows_see_their_far_ends() {
         check_against_reference(&e, &g).unwrap();
         for _ in &cells {
             e.undo();
-            let m = g.cells.iter().rposition(|&c| c != 0).unwrap();
-            g.cells[m] = 0;
+            let m = g.cells.iter().rposition(|c| !c.is_empty()).unwrap();
+            g.cells[m] = Cell::Empty;
             check_against_reference(&e, &g).unwrap();
         }
     }

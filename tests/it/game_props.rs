@@ -1,7 +1,7 @@
 //! Properties of the rules layer: play/undo, hashing, symmetry, win
 //! detection and the parsers of moves and games.
 
-use mnk::game::{Board, Color, Move, Outcome, Rule, Rules, Symmetry};
+use mnk::game::{Board, Cell, Color, Move, Outcome, Rule, Rules, Symmetry};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 
@@ -55,7 +55,7 @@ fn game_strategy(games: Vec<Rules>) -> impl Strategy<Value = (Rules, Vec<Index>)
 /// Everything play/undo must restore.
 #[derive(Debug, PartialEq)]
 struct State {
-    cells: Vec<u8>,
+    cells: Vec<Cell>,
     hash: u64,
     to_move: Color,
     outcome: Option<Outcome>,
@@ -83,9 +83,9 @@ fn state(b: &Board) -> State {
 fn brute_force_winner(b: &Board) -> Option<Color> {
     let r = b.rules();
     let (w, h, k) = (r.width as i32, r.height as i32, r.k as i32);
-    let at = |x: i32, y: i32| -> u8 {
+    let at = |x: i32, y: i32| -> Cell {
         if x < 0 || y < 0 || x >= w || y >= h {
-            0
+            Cell::Empty
         } else {
             b.cells()[(y * w + x) as usize]
         }
@@ -94,9 +94,9 @@ fn brute_force_winner(b: &Board) -> Option<Color> {
     for y in 0..h {
         for x in 0..w {
             let c = at(x, y);
-            if c == 0 {
+            let Some(color) = c.color() else {
                 continue;
-            }
+            };
             for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
                 // Only from the start of a maximal run.
                 if at(x - dx, y - dy) == c {
@@ -111,7 +111,6 @@ fn brute_force_winner(b: &Board) -> Option<Color> {
                     Rule::Exact => n == k,
                 };
                 if wins {
-                    let color = if c == 1 { Color::Black } else { Color::White };
                     assert!(
                         winner.is_none() || winner == Some(color),
                         "both sides have a win on {b:?}"

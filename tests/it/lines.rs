@@ -60,7 +60,7 @@ proptest! {
         for step in steps {
             match step {
                 Some(i) if !board.is_over() => {
-                    let empty: Vec<usize> = (0..rules.cells()).filter(|&c| board.cells()[c] == 0).collect();
+                    let empty: Vec<usize> = (0..rules.cells()).filter(|&c| board.cells()[c].is_empty()).collect();
                     let m = rules.move_at(empty[i % empty.len()]);
                     let (color, hash) = (board.to_move(), board.hash());
                     lines.play(m, color, hash, &mut sheets);
@@ -160,7 +160,7 @@ proptest! {
             if board.is_over() {
                 break;
             }
-            let empty: Vec<usize> = (0..rules.cells()).filter(|&c| board.cells()[c] == 0).collect();
+            let empty: Vec<usize> = (0..rules.cells()).filter(|&c| board.cells()[c].is_empty()).collect();
             let m = rules.move_at(empty[step % empty.len()]);
             let (color, hash) = (board.to_move(), board.hash());
             let before = bits(fast.scores(color));

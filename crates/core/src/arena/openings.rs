@@ -3,7 +3,7 @@
 //! files use the Gomocup "offset" format (`0,0, 1,0, 1,1`: `x,y` offsets
 //! from the board centre `(width/2, height/2)`, black first).
 
-use crate::game::{Board, Color, Move, Rules};
+use crate::game::{Board, Cell, Color, Move, Rules};
 use crate::players::Rng;
 use rand::Rng as _;
 use std::fmt;
@@ -250,8 +250,8 @@ fn winning_cell(board: &Board, color: Color) -> Option<Move> {
     let rules = board.rules();
     // A win with one more stone needs k − 1 stones of that colour already:
     // short openings (the usual case) need no scan of the board.
-    let code = if color == Color::Black { 1 } else { 2 };
-    let stones = board.cells().iter().filter(|&&c| c == code).count();
+    let stone = Cell::from(color);
+    let stones = board.cells().iter().filter(|&&c| c == stone).count();
     if stones + 1 < rules.k as usize {
         return None;
     }

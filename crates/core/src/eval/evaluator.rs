@@ -8,7 +8,7 @@ use super::lines::{Lines, ShapeCounts};
 use super::shape::{Shape, SHAPES};
 use super::sheet::Sheets;
 use super::weights::Weights;
-use crate::game::{Board, Color, Move, Rules};
+use crate::game::{Board, Cell, Color, Move, Rules};
 
 /// The value of a won position (before mate-distance adjustment).
 pub const WIN: f64 = 1e15;
@@ -228,8 +228,8 @@ impl Evaluator {
     }
 
     fn value_from_counts(&self, counts: &ShapeCounts, mover: Color) -> f64 {
-        let me = &counts[mover.index() + 1];
-        let them = &counts[mover.opponent().index() + 1];
+        let me = &counts[Cell::from(mover) as usize];
+        let them = &counts[Cell::from(mover.opponent()) as usize];
         if me[Shape::OpenIn1 as usize] + me[Shape::ClosedIn1 as usize] > 0 {
             return WIN;
         }

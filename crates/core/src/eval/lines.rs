@@ -20,14 +20,15 @@
 use super::geometry::Geometry;
 use super::shape::{LineClassifier, PairIndex, Shape};
 use super::sheet::Sheets;
-use crate::game::{Board, Color, Move, Rules};
+use crate::game::{self, Board, Color, Move, Rules};
 use std::sync::Arc;
 
 /// Set in a history entry's state for a move played without sheets.
 const UNSCORED: u8 = 0x80;
 
-/// `counts[state][shape]`: (stone, direction) pairs per shape, by cell
-/// state (row 0, empty cells, is a sink so updates need no branch).
+/// `counts[cell as usize][shape]`: (stone, direction) pairs per shape, by
+/// what the cell holds (row 0, empty cells, is a sink so updates need no
+/// branch).
 pub(crate) type ShapeCounts = [[i32; Shape::NUM]; 3];
 
 /// A cell's four [`PairIndex`]es, by direction. A direction's update is
@@ -88,8 +89,8 @@ struct Cell {
     codes: [u64; 4],
     /// Both players' shapes per direction.
     pairs: Pairs,
-    /// 0 empty, 1 black, 2 white.
-    state: u8,
+    /// What the cell holds.
+    state: game::Cell,
 }
 
 #[derive(Debug)]
@@ -122,7 +123,7 @@ impl Lines {
             .map(|&codes| Cell {
                 codes: codes.map(|c| c[0]),
                 pairs: codes.map(|c| classifier.classify(c)),
-                state: 0,
+                state: game::Cell::Empty,
             })
             .collect();
         // Two bits for each of the 2r cells of a window.
@@ -193,8 +194,8 @@ impl Lines {
             "a scored move on top of a move played without sheets"
         );
         let cell = self.geo.rules.index(m);
-        let state = color.index() as u8 + 1;
-        self.history.push((cell as u16, state, hash));
+        let state = game::Cell::from(color);
+        self.history.push((cell as u16, state as u8, hash));
         self.set_cell(cell, state, Some(sheets));
     }
 
@@ -206,8 +207,9 @@ impl Lines {
     #[inline]
     pub fn play_unscored(&mut self, m: Move, color: Color, hash: u64) {
         let cell = self.geo.rules.index(m);
-        let state = color.index() as u8 + 1;
-        self.history.push((cell as u16, state | UNSCORED, hash));
+        let state = game::Cell::from(color);
+        self.history
+            .push((cell as u16, state as u8 | UNSCORED, hash));
         self.unscored += 1;
         self.set_cell(cell, state, None);
     }
@@ -219,9 +221,9 @@ impl Lines {
         if let Some((cell, state, _)) = self.history.pop() {
             if state & UNSCORED != 0 {
                 self.unscored -= 1;
-                self.set_cell(cell as usize, 0, None);
+                self.set_cell(cell as usize, game::Cell::Empty, None);
             } else {
-                self.set_cell(cell as usize, 0, Some(sheets));
+                self.set_cell(cell as usize, game::Cell::Empty, Some(sheets));
             }
         }
     }
@@ -237,7 +239,7 @@ impl Lines {
             let (cell, state, hash) = self.history[n - 1];
             hash != board.hash_at(n - 1)
                 || cell as usize != self.geo.rules.index(m)
-                || state & !UNSCORED != c.index() as u8 + 1
+                || state & !UNSCORED != game::Cell::from(c) as u8
         } {
             n -= 1;
         }
@@ -253,11 +255,11 @@ impl Lines {
         }
     }
 
-    /// Sets (`state` 1 black, 2 white) or clears (0) the stone at `cell`,
+    /// Sets (`state` a stone) or clears (empty) the stone at `cell`,
     /// updates every cell whose window sees it, and hands each changed cell
     /// to the sheets.
     #[inline(always)]
-    fn set_cell(&mut self, cell: usize, state: u8, sheets: Option<&mut Sheets>) {
+    fn set_cell(&mut self, cell: usize, state: game::Cell, sheets: Option<&mut Sheets>) {
         let (geo, counts) = (&*self.geo, &mut self.counts);
         let cells = (&mut self.cells[..], &mut self.high[..]);
         let at = (cell, state);
@@ -302,19 +304,19 @@ impl Lines {
     }
 
     /// Every cell's shape pairs and state now: how a new sheet catches up.
-    pub(crate) fn cells(&self) -> impl Iterator<Item = (&Pairs, u8)> + '_ {
+    pub(crate) fn cells(&self) -> impl Iterator<Item = (&Pairs, game::Cell)> + '_ {
         self.cells.iter().map(|c| (&c.pairs, c.state))
     }
 
-    /// One cell's shape pairs and state (0 empty, 1 black, 2 white).
+    /// One cell's shape pairs and what it holds.
     #[inline]
-    pub(crate) fn cell(&self, cell: usize) -> (&Pairs, u8) {
+    pub(crate) fn cell(&self, cell: usize) -> (&Pairs, game::Cell) {
         let c = &self.cells[cell];
         (&c.pairs, c.state)
     }
 
     /// The empty board's cells: how a sheet builds its blank.
-    pub(crate) fn blank_cells(&self) -> impl Iterator<Item = (&Pairs, u8)> + '_ {
+    pub(crate) fn blank_cells(&self) -> impl Iterator<Item = (&Pairs, game::Cell)> + '_ {
         self.blank.cells.iter().map(|c| (&c.pairs, c.state))
     }
 
@@ -360,21 +362,22 @@ impl Lines {
 
     /// (stone, direction) pairs of `color` with shape `s`.
     pub fn shape_count(&self, color: Color, s: Shape) -> i32 {
-        self.with_counts(|c| c[color.index() + 1][s as usize])
+        self.with_counts(|c| c[game::Cell::from(color) as usize][s as usize])
     }
 
     /// Whether `color` has a stone with a (k−1) shape: it could win at once.
     #[inline]
     pub fn can_win_now(&self, color: Color) -> bool {
         let near = |c: &ShapeCounts| {
-            let c = &c[color.index() + 1];
+            let c = &c[game::Cell::from(color) as usize];
             c[Shape::OpenIn1 as usize] + c[Shape::ClosedIn1 as usize] > 0
         };
         self.with_counts(near)
     }
 }
 
-/// The shape index that counts for a cell in `state` (0 empty → sink 0):
+/// The shape index that counts for a cell whose [`game::Cell`] code is
+/// `state` (0 empty → sink 0):
 /// black's shape is bits 4–6 of the pair index, white's bits 1–3, and an
 /// empty cell shifts both out, so the choice needs no branch.
 #[inline(always)]
@@ -389,7 +392,7 @@ fn update<const COUNT: bool, const WIDE: bool>(
     geo: &Geometry,
     (cells, high): (&mut [Cell], &mut [[u64; 4]]),
     counts: &mut ShapeCounts,
-    (cell, state): (usize, u8),
+    (cell, state): (usize, game::Cell),
     mut sheets: Option<&mut Sheets>,
     mut classify: impl FnMut([u64; 2]) -> PairIndex,
 ) -> u64 {
@@ -415,7 +418,7 @@ fn update<const COUNT: bool, const WIDE: bool>(
     }
     // The played cell's field in each neighbour's code goes from the old
     // state to the new one: the two differ in exactly the bits of `flip`.
-    let flip = (state ^ old_state as u8) as u64;
+    let flip = (state as u8 ^ old_state as u8) as u64;
     let touches = geo.touches(cell);
     for t in touches {
         let (q, d) = (t.cell as usize, (t.word >> 1) as usize & 3);
@@ -440,7 +443,7 @@ fn update<const COUNT: bool, const WIDE: bool>(
         // Only stones count (an empty cell's pair would go to the sink row
         // and back): a branch, but a chain of read-modify-writes of one
         // counter cost more than its mispredictions.
-        if COUNT && qs != 0 {
+        if COUNT && !c.state.is_empty() {
             counts[qs][shape_for(qs, old)] -= 1;
             counts[qs][shape_for(qs, new)] += 1;
         }

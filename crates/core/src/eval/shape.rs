@@ -15,8 +15,9 @@
 //! Classification looks only at the window of `r` cells each side of the
 //! centre (`r = k−1`, or `k` under the exact rule to see overlines). A window
 //! is encoded as a *line code*: 2 bits per cell, centre excluded, nearest
-//! cells in the middle: 0 empty, 1 black, 2 white, 3 off the board. A *view*
-//! is the same code from one player's side: 0 empty, 1 own, 3 blocked.
+//! cells in the middle: a [`Cell`](crate::game::Cell)'s code (0 empty, 1
+//! black, 2 white), or 3 off the board. A *view* is the same code from one
+//! player's side: 0 empty, 1 own, 3 blocked.
 
 use crate::game::Rule;
 use std::collections::HashMap;

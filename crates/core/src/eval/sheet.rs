@@ -19,7 +19,7 @@
 use super::lines::{Lines, Pairs};
 use super::shape::{pair_shape, Shape};
 use super::weights::Weights;
-use crate::game::Color;
+use crate::game::{Cell, Color};
 use std::sync::Arc;
 
 /// The number of shape pairs, the size of the term table.
@@ -115,11 +115,11 @@ impl Sheets {
         s
     }
 
-    /// Rescores one cell on both sheets from its shape pairs and state (0
-    /// empty, 1 or 2 a stone): always the same sum in the same order, so
+    /// Rescores one cell on both sheets from its shape pairs and what it
+    /// holds: always the same sum in the same order, so
     /// equal shapes give bit-identical scores.
     #[inline]
-    pub(crate) fn apply(&mut self, cell: usize, pairs: &Pairs, state: u8) {
+    pub(crate) fn apply(&mut self, cell: usize, pairs: &Pairs, state: Cell) {
         assert!(cell < self.cells(), "cell {cell} of another game");
         assert!(pairs
             .iter()
@@ -137,7 +137,7 @@ impl Sheets {
     /// `cell` must be below [`Sheets::cells`], and the pairs must be pair
     /// indices (even, below 128).
     #[inline(always)]
-    pub(crate) unsafe fn apply_unchecked(&mut self, cell: usize, pairs: &Pairs, state: u8) {
+    pub(crate) unsafe fn apply_unchecked(&mut self, cell: usize, pairs: &Pairs, state: Cell) {
         debug_assert!(cell < self.cells());
         debug_assert!(pairs
             .iter()
@@ -147,7 +147,8 @@ impl Sheets {
         // entry (twice the entry's number, below 64), so the `[f64; 2]` at
         // that offset is inside the table and aligned like its entries.
         let p = |d: usize| unsafe { &*base.add(pairs[d] as usize).cast::<[f64; 2]>() };
-        // The cell's state (0 empty, 1 or 2 a stone) picks its penalty.
+        // What the cell holds picks its penalty, by its code (0 empty,
+        // 1 or 2 a stone).
         const PENALTY: [[f64; 2]; 4] = [
             [0.0; 2],
             [f64::NEG_INFINITY; 2],

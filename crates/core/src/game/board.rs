@@ -1,7 +1,7 @@
 //! The board: stones, side to move, history, hash and outcome.
 
 use super::zobrist;
-use super::{Color, Move, Outcome, Rules, Symmetry};
+use super::{Cell, Color, Move, Outcome, Rules, Symmetry};
 use std::fmt;
 
 /// Why a move was refused.
@@ -33,7 +33,7 @@ pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 /// A position of an m,n,k game with its move history.
 ///
-/// Cells hold 0 (empty), 1 (black) or 2 (white). Win detection looks only
+/// Each cell holds a [`Cell`]. Win detection looks only
 /// at the lines through the last move, so playing a move is O(k).
 ///
 /// ```
@@ -49,7 +49,7 @@ pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 #[derive(Clone)]
 pub struct Board {
     rules: Rules,
-    cells: Vec<u8>,
+    cells: Vec<Cell>,
     to_move: Color,
     /// (move, colour of the stone, outcome before it, hash before it)
     history: Vec<Undo>,
@@ -73,7 +73,7 @@ impl Board {
     pub fn new(rules: Rules) -> Board {
         Board {
             rules,
-            cells: vec![0; rules.cells()],
+            cells: vec![Cell::Empty; rules.cells()],
             to_move: Color::Black,
             history: Vec::with_capacity(rules.cells()),
             hash: 0,
@@ -93,7 +93,7 @@ impl Board {
 
     /// Empties the board, keeping its allocation.
     pub fn reset(&mut self) {
-        self.cells.fill(0);
+        self.cells.fill(Cell::Empty);
         self.to_move = Color::Black;
         self.history.clear();
         self.hash = 0;
@@ -171,29 +171,28 @@ impl Board {
 
     /// Heap bytes the board owns (its cells and its history).
     pub fn heap_bytes(&self) -> usize {
-        self.cells.capacity() + self.history.capacity() * std::mem::size_of::<Undo>()
+        self.cells.capacity() * std::mem::size_of::<Cell>()
+            + self.history.capacity() * std::mem::size_of::<Undo>()
     }
 
-    /// The raw cells, row-major: 0 empty, 1 black, 2 white.
+    /// The cells, row-major (index [`Rules::index`]).
     #[inline]
-    pub fn cells(&self) -> &[u8] {
+    pub fn cells(&self) -> &[Cell] {
         &self.cells
     }
 
     /// The stone on a cell, if any.
     #[inline]
     pub fn at(&self, m: Move) -> Option<Color> {
-        match self.cells[self.rules.index(m)] {
-            1 => Some(Color::Black),
-            2 => Some(Color::White),
-            _ => None,
-        }
+        self.cells[self.rules.index(m)].color()
     }
 
     /// Whether `m` is on the board and empty (and the game not over).
     #[inline]
     pub fn is_legal(&self, m: Move) -> bool {
-        self.outcome.is_none() && self.rules.contains(m) && self.cells[self.rules.index(m)] == 0
+        self.outcome.is_none()
+            && self.rules.contains(m)
+            && self.cells[self.rules.index(m)].is_empty()
     }
 
     /// All legal moves, in row-major order.
@@ -202,7 +201,7 @@ impl Board {
             return Vec::new();
         }
         (0..self.cells.len())
-            .filter(|&i| self.cells[i] == 0)
+            .filter(|&i| self.cells[i].is_empty())
             .map(|i| self.rules.move_at(i))
             .collect()
     }
@@ -220,7 +219,7 @@ impl Board {
                 height: self.rules.height,
             });
         }
-        if self.cells[self.rules.index(m)] != 0 {
+        if !self.cells[self.rules.index(m)].is_empty() {
             return Err(PlayError::Occupied(m));
         }
         Ok(())
@@ -270,7 +269,7 @@ impl Board {
             hash: self.hash,
         });
         let idx = self.rules.index(m);
-        self.cells[idx] = color.index() as u8 + 1;
+        self.cells[idx] = Cell::from(color);
         self.hash ^= zobrist::key(color.index(), m.x, m.y);
         self.empties -= 1;
         self.to_move = color.opponent();
@@ -286,7 +285,7 @@ impl Board {
     pub fn undo(&mut self) -> Option<Move> {
         let u = self.history.pop()?;
         let idx = self.rules.index(u.mv);
-        self.cells[idx] = 0;
+        self.cells[idx] = Cell::Empty;
         self.hash = u.hash;
         self.to_move = u.to_move;
         self.empties += 1;
@@ -300,7 +299,7 @@ impl Board {
     /// counting `m` itself as that colour.
     #[inline]
     pub fn run_length(&self, m: Move, color: Color, dx: i32, dy: i32) -> u32 {
-        let c = color.index() as u8 + 1;
+        let c = Cell::from(color);
         let (w, h) = (self.rules.width as i32, self.rules.height as i32);
         let mut n = 1;
         for sign in [1, -1] {
@@ -331,9 +330,9 @@ impl Board {
     pub fn hash_under(&self, s: Symmetry) -> u64 {
         let mut h = 0;
         for (i, &c) in self.cells.iter().enumerate() {
-            if c != 0 {
+            if let Some(color) = c.color() {
                 let m = s.apply(&self.rules, self.rules.move_at(i));
-                h ^= zobrist::key(c as usize - 1, m.x, m.y);
+                h ^= zobrist::key(color.index(), m.x, m.y);
             }
         }
         h
@@ -354,11 +353,7 @@ impl Board {
         (0..self.rules.height as usize)
             .map(|y| {
                 (0..self.rules.width as usize)
-                    .map(|x| match self.cells[y * self.rules.width as usize + x] {
-                        1 => 'X',
-                        2 => 'O',
-                        _ => '.',
-                    })
+                    .map(|x| self.cells[y * self.rules.width as usize + x].symbol())
                     .collect()
             })
             .collect()

@@ -13,7 +13,7 @@ mod symmetry;
 mod zobrist;
 
 pub use board::{Board, PlayError};
-pub use moves::{Color, Move, MoveParseError, Outcome};
+pub use moves::{Cell, CellParseError, Color, Move, MoveParseError, Outcome};
 pub use rules::{Rule, Rules, RulesError, MAX_SIDE, MIN_SIDE};
 pub use symmetry::Symmetry;
 pub use zobrist::{splitmix64, stone_key, KeyHasher};

@@ -1,4 +1,4 @@
-//! Small value types: colours, moves and outcomes.
+//! Small value types: colours, cells, moves and outcomes.
 
 use std::fmt;
 use std::str::FromStr;
@@ -55,6 +55,96 @@ impl FromStr for Color {
             "black" | "b" | "x" | "first" => Ok(Color::Black),
             "white" | "w" | "o" | "second" => Ok(Color::White),
             _ => Err(format!("expected a colour (black or white), found {s:?}")),
+        }
+    }
+}
+
+/// What a cell of the board holds: nothing, or a stone of one colour.
+///
+/// One byte, and its discriminant is the cell's code wherever cells are
+/// packed (`Cell::Black as u8` is 1): the evaluator's line codes give each
+/// cell two bits, with these values. The text form is one character, `.`
+/// for an empty cell, `X` black and `O` white (as [`Board`](super::Board)
+/// prints rows).
+///
+/// ```
+/// use mnk_core::game::{Cell, Color};
+/// assert_eq!(Cell::from(Color::White), Cell::White);
+/// assert_eq!(Cell::White.color(), Some(Color::White));
+/// assert_eq!(Cell::Empty.color(), None);
+/// assert_eq!(Cell::try_from('X'), Ok(Cell::Black));
+/// assert_eq!(Cell::Black.to_string(), "X");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Cell {
+    /// No stone.
+    #[default]
+    Empty = 0,
+    /// A black stone.
+    Black = 1,
+    /// A white stone.
+    White = 2,
+}
+
+impl Cell {
+    /// Whether the cell holds no stone.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        matches!(self, Cell::Empty)
+    }
+
+    /// The colour of the stone on the cell, if any.
+    #[inline]
+    pub const fn color(self) -> Option<Color> {
+        match self {
+            Cell::Empty => None,
+            Cell::Black => Some(Color::Black),
+            Cell::White => Some(Color::White),
+        }
+    }
+
+    /// The cell's character: `.` empty, `X` black, `O` white.
+    pub const fn symbol(self) -> char {
+        match self {
+            Cell::Empty => '.',
+            Cell::Black => 'X',
+            Cell::White => 'O',
+        }
+    }
+}
+
+impl From<Color> for Cell {
+    /// The cell holding a stone of this colour.
+    #[inline]
+    fn from(color: Color) -> Cell {
+        match color {
+            Color::Black => Cell::Black,
+            Color::White => Cell::White,
+        }
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Write::write_char(f, self.symbol())
+    }
+}
+
+/// A character that names no cell.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad cell {0:?}: expected . (empty), X (black) or O (white)")]
+pub struct CellParseError(pub char);
+
+impl TryFrom<char> for Cell {
+    type Error = CellParseError;
+    /// The cell a character names, either case (`x` is black too).
+    fn try_from(c: char) -> Result<Cell, CellParseError> {
+        match c {
+            '.' => Ok(Cell::Empty),
+            'X' | 'x' => Ok(Cell::Black),
+            'O' | 'o' => Ok(Cell::White),
+            _ => Err(CellParseError(c)),
         }
     }
 }

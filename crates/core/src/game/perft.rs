@@ -27,7 +27,7 @@
 //! assert_eq!(c.positions.positions, 5_478);
 //! ```
 
-use super::{zobrist, Board, Color, KeyHasher, Outcome, Rule, Symmetry};
+use super::{zobrist, Board, Cell, Color, KeyHasher, Outcome, Rule, Symmetry};
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 
@@ -297,7 +297,7 @@ impl Geometry {
     fn new(board: &Board) -> Geometry {
         let rules = *board.rules();
         let cells = board.cells();
-        let empties: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] == 0).collect();
+        let empties: Vec<usize> = (0..cells.len()).filter(|&i| cells[i].is_empty()).collect();
         assert!(empties.len() <= 32, "checked by the estimate");
         let mut slot = vec![usize::MAX; cells.len()];
         for (j, &i) in empties.iter().enumerate() {
@@ -318,9 +318,12 @@ impl Geometry {
                         (0..k).map(|t| at(x + dx * t, y + dy * t)).collect();
                     let Some(window) = window else { continue };
                     let flanks = [at(x - dx, y - dy), at(x + dx * k, y + dy * k)];
-                    for c in 0..2u8 {
-                        let stone = c + 1;
-                        if window.iter().any(|&i| cells[i] != 0 && cells[i] != stone) {
+                    for color in [Color::Black, Color::White] {
+                        let stone = Cell::from(color);
+                        if window
+                            .iter()
+                            .any(|&i| !cells[i].is_empty() && cells[i] != stone)
+                        {
                             continue;
                         }
                         let mut flank = 0u32;
@@ -329,17 +332,17 @@ impl Geometry {
                                 continue;
                             }
                             for &i in flanks.iter().flatten() {
-                                if cells[i] == 0 {
+                                if cells[i].is_empty() {
                                     flank |= 1 << slot[i];
                                 }
                             }
                         }
                         let mask = window
                             .iter()
-                            .filter(|&&i| cells[i] == 0)
+                            .filter(|&&i| cells[i].is_empty())
                             .fold(0u32, |m, &i| m | 1 << slot[i]);
-                        for &i in window.iter().filter(|&&i| cells[i] == 0) {
-                            per[c as usize][slot[i]].push((mask, flank));
+                        for &i in window.iter().filter(|&&i| cells[i].is_empty()) {
+                            per[color.index()][slot[i]].push((mask, flank));
                         }
                     }
                 }
@@ -364,11 +367,10 @@ impl Geometry {
                 let m = s.apply(&rules, rules.move_at(i));
                 zobrist::key(c, m.x, m.y)
             };
-            root_hash.push(
-                (0..cells.len())
-                    .filter(|&i| cells[i] != 0)
-                    .fold(0, |h, i| h ^ key(cells[i] as usize - 1, i)),
-            );
+            root_hash.push((0..cells.len()).fold(0, |h, i| match cells[i].color() {
+                Some(c) => h ^ key(c.index(), i),
+                None => h,
+            }));
             let mut table = [[[0u64; 256]; 4]; 2];
             for (c, per_colour) in table.iter_mut().enumerate() {
                 for (b, per_byte) in per_colour.iter_mut().enumerate() {

@@ -22,7 +22,7 @@ impl Player for RandomPlayer {
             .cells()
             .iter()
             .enumerate()
-            .filter(|(_, &c)| c == 0)
+            .filter(|(_, c)| c.is_empty())
             .nth(n)
             .map(|(i, _)| i)
             .ok_or(PlayerError::GameOver)?;

@@ -43,7 +43,7 @@ use super::tt::{
 };
 use super::{Player, PlayerError, Rng};
 use crate::eval::{Evaluator, Shape, Weights, WIN};
-use crate::game::{Board, Color, Move, Outcome};
+use crate::game::{Board, Cell, Color, Move, Outcome};
 use crate::threats::{Defences, ThreatSearch};
 use candidates::{groups, Remembered};
 use rand::Rng as _;
@@ -380,10 +380,10 @@ impl Search {
         out.clear();
         let rules = *self.board.rules();
         let cells = self.board.cells();
-        let is_win = |i: usize| cells[i] == 0 && self.eval.lines().wins_at_cell(i, color);
+        let is_win = |i: usize| cells[i].is_empty() && self.eval.lines().wins_at_cell(i, color);
         // A winning cell's line holds a stone of `color` next to it (k ≥ 3),
         // and that stone is one move from a win: look only beside those.
-        let own = color.index() as u8 + 1;
+        let own = Cell::from(color);
         let (w, h) = (rules.width as i32, rules.height as i32);
         for m in self.board.moves() {
             if cells[rules.index(m)] != own
@@ -863,7 +863,7 @@ mod tests {
         let rules = *s.board.rules();
         (0..rules.cells())
             .filter(|&i| {
-                s.board.cells()[i] == 0
+                s.board.cells()[i].is_empty()
                     && s.eval
                         .shapes_at(rules.move_at(i), color)
                         .contains(&Shape::Win)
@@ -905,14 +905,14 @@ mod tests {
                         break;
                     }
                     let empty: Vec<usize> = (0..rules.cells())
-                        .filter(|&i| board.cells()[i] == 0)
+                        .filter(|&i| board.cells()[i].is_empty())
                         .collect();
                     let near = board.last_move().and_then(|m| {
                         let i = rules.index(m) as i64 + rng.gen_range(-2..=2);
                         let i = i + rules.width as i64 * rng.gen_range(-2..=2);
                         usize::try_from(i)
                             .ok()
-                            .filter(|&i| i < rules.cells() && board.cells()[i] == 0)
+                            .filter(|&i| i < rules.cells() && board.cells()[i].is_empty())
                     });
                     let cell = match near {
                         Some(i) if rng.gen_bool(0.8) => i,

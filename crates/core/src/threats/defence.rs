@@ -102,7 +102,7 @@ pub(crate) fn may_make_fours(lines: &Lines, color: Color) -> bool {
 /// Whether `cell` is empty.
 #[inline]
 pub(crate) fn is_empty(lines: &Lines, cell: usize) -> bool {
-    lines.cell(cell).1 == 0
+    lines.cell(cell).1.is_empty()
 }
 
 /// Fills `out` with the empty cells where `color` completes k, in cell

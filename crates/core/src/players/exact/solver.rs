@@ -304,14 +304,14 @@ impl Solver {
                 .order
                 .iter()
                 .copied()
-                .filter(|&i| cells[i as usize] == 0),
+                .filter(|&i| cells[i as usize].is_empty()),
         );
         self.counts.clear();
         self.counts.resize(self.tables.windows, [0, 0]);
         for (i, &c) in cells.iter().enumerate() {
-            if c != 0 {
+            if let Some(color) = c.color() {
                 for &w in self.tables.windows_at(i) {
-                    self.counts[w as usize][c as usize - 1] += 1;
+                    self.counts[w as usize][color.index()] += 1;
                 }
             }
         }
@@ -333,8 +333,8 @@ impl Solver {
         let n = self.tables.nsym;
         let cells = self.board.cells();
         for (i, &c) in cells.iter().enumerate() {
-            if c != 0 {
-                let base = ((c as usize - 1) * cells.len() + i) * n;
+            if let Some(color) = c.color() {
+                let base = (color.index() * cells.len() + i) * n;
                 for (s, h) in hs[..n].iter_mut().enumerate() {
                     *h ^= self.tables.keys[base + s];
                 }
@@ -457,7 +457,7 @@ impl Solver {
         if hot_me || hot_opp {
             for &i in &self.order {
                 let i = i as usize;
-                if self.board.cells()[i] != 0 {
+                if !self.board.cells()[i].is_empty() {
                     continue;
                 }
                 let m = self.rules.move_at(i);
@@ -490,7 +490,7 @@ impl Solver {
                 }
             };
             k += 1;
-            if self.board.cells()[i] != 0 {
+            if !self.board.cells()[i].is_empty() {
                 continue;
             }
             let mut child = *hs;

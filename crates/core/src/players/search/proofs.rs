@@ -264,7 +264,7 @@ impl Search {
             }),
         );
         for cell in extra {
-            if self.board.cells()[cell as usize] == 0 && !tried.contains(&cell) {
+            if self.board.cells()[cell as usize].is_empty() && !tried.contains(&cell) {
                 tried.push(cell);
             }
         }
