@@ -7,7 +7,7 @@
 //! agree.
 
 use crate::common::strategies::{rules_of, weights_from};
-use mnk::eval::{Evaluator, Lines, Sheets, Weights};
+use mnk::eval::{Evaluator, Lines, Weights};
 use mnk::game::{Board, Color, Rules};
 use proptest::prelude::*;
 
@@ -54,7 +54,7 @@ proptest! {
         (rules, wb, ww, steps, counts) in rules().prop_flat_map(|r| (Just(r), weights(r), weights(r), steps(), any::<bool>()))
     ) {
         let mut lines = if counts { Lines::new(rules) } else { Lines::without_counts(rules) };
-        let mut sheets = Sheets::new([(&wb, Color::Black), (&ww, Color::White)], &lines);
+        let mut sheets = lines.sheets([(&wb, Color::Black), (&ww, Color::White)]);
         let (mut eb, mut ew) = (Evaluator::new(wb.clone()), Evaluator::for_cell_scores(ww.clone()));
         let mut board = Board::new(rules);
         for step in steps {
@@ -92,7 +92,7 @@ proptest! {
         }
         // Syncing a fresh pair to the final board gives the same scores.
         let mut fresh = Lines::without_counts(rules);
-        let mut fresh_sheets = Sheets::new([(&wb, Color::Black), (&ww, Color::White)], &fresh);
+        let mut fresh_sheets = fresh.sheets([(&wb, Color::Black), (&ww, Color::White)]);
         fresh.sync(&board, &mut fresh_sheets);
         prop_assert_eq!(bits(fresh_sheets.scores(0)), bits(sheets.scores(0)));
         prop_assert_eq!(bits(fresh_sheets.scores(1)), bits(sheets.scores(1)));
@@ -107,14 +107,14 @@ fn sheets_built_mid_game_and_reset_agree_with_evaluators() {
     let rules = Rules::GOMOKU;
     let (wb, ww) = (mnk::eval::shipped_weights(rules), Weights::flat(rules));
     let mut lines = Lines::new(rules);
-    let mut empty = Sheets::new([(&wb, Color::Black), (&ww, Color::White)], &lines);
+    let mut empty = lines.sheets([(&wb, Color::Black), (&ww, Color::White)]);
     let mut board = Board::new(rules);
     for s in ["h8", "h9", "i9", "g7", "j10"] {
         let m = s.parse().unwrap();
         lines.play(m, board.to_move(), board.hash(), &mut empty);
         board.play(m).unwrap();
     }
-    let mid = Sheets::new([(&wb, Color::Black), (&ww, Color::White)], &lines);
+    let mid = lines.sheets([(&wb, Color::Black), (&ww, Color::White)]);
     assert_eq!(bits(mid.scores(0)), bits(empty.scores(0)));
     assert_eq!(bits(mid.scores(1)), bits(empty.scores(1)));
     let mut eb = Evaluator::new(wb.clone());
@@ -140,7 +140,7 @@ fn sheets_of_another_game_are_refused() {
     let mut lines = Lines::new(Rules::GOMOKU);
     let w = Weights::default_for(Rules::TICTACTOE);
     let small = Lines::new(Rules::TICTACTOE);
-    let mut sheets = Sheets::new([(&w, Color::Black), (&w, Color::White)], &small);
+    let mut sheets = small.sheets([(&w, Color::Black), (&w, Color::White)]);
     lines.play("h8".parse().unwrap(), Color::Black, 0, &mut sheets);
 }
 

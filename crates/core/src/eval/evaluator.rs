@@ -75,7 +75,7 @@ impl Evaluator {
     fn on(lines: Lines, weights: Weights) -> Evaluator {
         let [own_by_shape, opp_by_shape] = weights.by_shape();
         Evaluator {
-            sheets: Sheets::new([(&weights, Color::Black), (&weights, Color::White)], &lines),
+            sheets: lines.sheets([(&weights, Color::Black), (&weights, Color::White)]),
             lines,
             weights,
             own_by_shape,
@@ -87,10 +87,9 @@ impl Evaluator {
     pub fn set_weights(&mut self, weights: Weights) {
         debug_assert_eq!(weights.game, *self.lines.rules());
         [self.own_by_shape, self.opp_by_shape] = weights.by_shape();
-        self.sheets = Sheets::new(
-            [(&weights, Color::Black), (&weights, Color::White)],
-            &self.lines,
-        );
+        self.sheets = self
+            .lines
+            .sheets([(&weights, Color::Black), (&weights, Color::White)]);
         self.weights = weights;
     }
 

@@ -18,8 +18,9 @@
 //! gives the board value.
 
 use super::geometry::Geometry;
-use super::shape::{LineClassifier, PairIndex, Shape};
+use super::shape::{LineClassifier, PairIndex, Pairs, Shape};
 use super::sheet::Sheets;
+use super::weights::Weights;
 use crate::game::{self, Board, Color, Move, Rules};
 use std::sync::Arc;
 
@@ -31,24 +32,18 @@ const UNSCORED: u8 = 0x80;
 /// branch).
 pub(crate) type ShapeCounts = [[i32; Shape::NUM]; 3];
 
-/// A cell's four [`PairIndex`]es, by direction. A direction's update is
-/// one byte store, and readers read bytes, never the whole word (a load
-/// of the word right after a byte store into it would stall on store
-/// forwarding, once per changed cell).
-pub(crate) type Pairs = [PairIndex; 4];
-
 /// Line codes and shapes of one position, independent of any weights: a
 /// move updates them once and rescores every changed cell on a [`Sheets`]
 /// (two weight sets' scores, each for one side to move).
 ///
 /// ```
-/// use mnk_core::eval::{shipped_weights, Lines, Sheets, Shape};
+/// use mnk_core::eval::{shipped_weights, Lines, Shape};
 /// use mnk_core::game::{Board, Color, Move, Rules};
 /// let rules = Rules::GOMOKU;
 /// let mut lines = Lines::new(rules);
 /// // Two weight sets valuing the same position, each for its own mover.
 /// let (a, b) = (shipped_weights(rules), mnk_core::eval::Weights::flat(rules));
-/// let mut sheets = Sheets::new([(&a, Color::Black), (&b, Color::White)], &lines);
+/// let mut sheets = lines.sheets([(&a, Color::Black), (&b, Color::White)]);
 /// let (h8, h9): (Move, Move) = ("h8".parse().unwrap(), "h9".parse().unwrap());
 /// lines.play(h8, Color::Black, Board::new(rules).hash(), &mut sheets);
 /// assert_eq!(lines.shapes_at(h9, Color::Black)[1], Shape::OpenIn3);
@@ -303,9 +298,14 @@ impl Lines {
             + self.history.capacity() * size_of::<(u16, u8, u64)>()
     }
 
-    /// Every cell's shape pairs and state now: how a new sheet catches up.
-    pub(crate) fn cells(&self) -> impl Iterator<Item = (&Pairs, game::Cell)> + '_ {
-        self.cells.iter().map(|c| (&c.pairs, c.state))
+    /// Two score sheets on this position: sheet `i` scores with
+    /// `sheets[i].0` for `sheets[i].1` to move. The lines keep them in
+    /// step from then on, move by move.
+    pub fn sheets(&self, sheets: [(&Weights, Color); 2]) -> Sheets {
+        fn of(cells: &[Cell]) -> impl ExactSizeIterator<Item = (&Pairs, game::Cell)> {
+            cells.iter().map(|c| (&c.pairs, c.state))
+        }
+        Sheets::new(sheets, of(&self.blank.cells), of(&self.cells))
     }
 
     /// One cell's shape pairs and what it holds.
@@ -313,11 +313,6 @@ impl Lines {
     pub(crate) fn cell(&self, cell: usize) -> (&Pairs, game::Cell) {
         let c = &self.cells[cell];
         (&c.pairs, c.state)
-    }
-
-    /// The empty board's cells: how a sheet builds its blank.
-    pub(crate) fn blank_cells(&self) -> impl Iterator<Item = (&Pairs, game::Cell)> + '_ {
-        self.blank.cells.iter().map(|c| (&c.pairs, c.state))
     }
 
     /// The shape a `color` stone at `m` makes (or has, if it is there) in

@@ -361,6 +361,12 @@ fn fits_table(r: usize) -> bool {
 /// would need a shift per lookup, four per changed cell).
 pub(crate) type PairIndex = u8;
 
+/// A cell's four [`PairIndex`]es, by direction. A direction's update is
+/// one byte store, and readers read bytes, never the whole word (a load
+/// of the word right after a byte store into it would stall on store
+/// forwarding, once per changed cell).
+pub(crate) type Pairs = [PairIndex; 4];
+
 /// The pair index of black's and white's shapes.
 #[inline(always)]
 pub(crate) const fn pair_index(black: u8, white: u8) -> PairIndex {

@@ -1,4 +1,5 @@
-//! Cell scores kept in step with a [`Lines`]: two score sheets updated
+//! Cell scores kept in step with a [`Lines`](super::Lines): two score
+//! sheets updated
 //! together, each one weight set's scores for one side to move. An
 //! evaluator holds one weight set for either mover; two greedy players in
 //! one game hold black's weights for black and white's for white.
@@ -16,8 +17,7 @@
 //! its occupancy: incremental updates and a rebuild from scratch agree bit
 //! for bit, and ties between cells are exact.
 
-use super::lines::{Lines, Pairs};
-use super::shape::{pair_shape, Shape};
+use super::shape::{pair_shape, Pairs, Shape};
 use super::weights::Weights;
 use crate::game::{Cell, Color};
 use std::sync::Arc;
@@ -25,19 +25,20 @@ use std::sync::Arc;
 /// The number of shape pairs, the size of the term table.
 const PAIRS: usize = Shape::NUM * Shape::NUM;
 
-/// Two sheets of cell scores kept in step with a [`Lines`], each one weight
+/// Two sheets of cell scores kept in step with a [`Lines`](super::Lines)
+/// (which makes them, [`Lines::sheets`](super::Lines::sheets)), each one weight
 /// set's `attack × Σ own + defence × Σ opp` per empty cell for one side to
 /// move (−∞ on occupied cells), summed in a fixed order so that equal
 /// shapes give bit-identical scores.
 ///
 /// ```
-/// use mnk_core::eval::{shipped_weights, Lines, Sheets};
+/// use mnk_core::eval::{shipped_weights, Lines};
 /// use mnk_core::game::{Board, Color, Move, Rules};
 /// let rules = Rules::GOMOKU;
 /// let mut lines = Lines::new(rules);
 /// let w = shipped_weights(rules);
 /// // Sheet 0: these weights with black to move; sheet 1: with white.
-/// let mut sheets = Sheets::new([(&w, Color::Black), (&w, Color::White)], &lines);
+/// let mut sheets = lines.sheets([(&w, Color::Black), (&w, Color::White)]);
 /// let h8: Move = "h8".parse().unwrap();
 /// lines.play(h8, Color::Black, Board::new(rules).hash(), &mut sheets);
 /// assert_eq!(sheets.scores(1)[rules.index(h8)], f64::NEG_INFINITY);
@@ -85,10 +86,15 @@ fn terms(weights: &Weights, mover: Color) -> [f64; PAIRS] {
 
 impl Sheets {
     /// Sheet `i` scores with `sheets[i].0` for `sheets[i].1` to move, on
-    /// `lines`' position.
-    pub fn new(sheets: [(&Weights, Color); 2], lines: &Lines) -> Sheets {
+    /// the position whose cells (their shape pairs and what they hold) are
+    /// `now`, of a game whose empty board's cells are `blank`.
+    pub(crate) fn new<'a>(
+        sheets: [(&Weights, Color); 2],
+        blank: impl ExactSizeIterator<Item = (&'a Pairs, Cell)>,
+        now: impl Iterator<Item = (&'a Pairs, Cell)>,
+    ) -> Sheets {
         let [a, b] = sheets.map(|(w, mover)| terms(w, mover));
-        let cells = lines.rules().cells();
+        let cells = blank.len();
         let mut s = Sheets {
             term: std::array::from_fn(|p| [a[p], b[p]]),
             scores: [vec![0.0; cells], vec![0.0; cells]],
@@ -100,7 +106,7 @@ impl Sheets {
                 })
             }),
         };
-        for (cell, (pairs, state)) in lines.blank_cells().enumerate() {
+        for (cell, (pairs, state)) in blank.enumerate() {
             s.apply(cell, pairs, state);
         }
         s.blank = [0, 1].map(|i| {
@@ -109,7 +115,7 @@ impl Sheets {
                 keys: s.keys[i].clone(),
             })
         });
-        for (cell, (pairs, state)) in lines.cells().enumerate() {
+        for (cell, (pairs, state)) in now.enumerate() {
             s.apply(cell, pairs, state);
         }
         s
@@ -198,7 +204,7 @@ impl Sheets {
     }
 
     /// Sheet `i` becomes sheet `j` of `other` (another weight set or mover,
-    /// same game) from the next [`Sheets::reset`] on ([`Lines::reset`]
+    /// same game) from the next [`Sheets::reset`] on ([`Lines::reset`](super::Lines::reset)
     /// calls it), reusing this one's memory. Until then its scores are
     /// those of the sheet it was.
     pub fn reset_to(&mut self, i: usize, other: &Sheets, j: usize) {

@@ -98,7 +98,7 @@ impl GreedyDuel {
     pub fn new(rules: Rules) -> GreedyDuel {
         let lines = Lines::without_counts(rules);
         let w = Weights::default_for(rules);
-        let sheets = Sheets::new([(&w, Color::Black), (&w, Color::White)], &lines);
+        let sheets = lines.sheets([(&w, Color::Black), (&w, Color::White)]);
         GreedyDuel { lines, sheets }
     }
 
