@@ -23,6 +23,8 @@
 //! out `<text>`), except that their text widths, estimated with this
 //! font, are as before within a bearing.
 
+use super::PlotError;
+use plotters::style::FontStyle;
 use std::collections::BTreeMap;
 use ttf_parser::{kern::Format, Face, GlyphId, Tag};
 
@@ -127,9 +129,25 @@ fn with_bearing_kerning(bytes: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// Registers the embedded font, its spacing corrected, as `sans-serif`
+/// (once).
+pub(super) fn register() -> Result<(), PlotError> {
+    static ONCE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let ok = *ONCE.get_or_init(|| {
+        let font = font();
+        plotters::style::register_font("sans-serif", FontStyle::Normal, font).is_ok()
+            && plotters::style::register_font("sans-serif", FontStyle::Bold, font).is_ok()
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(PlotError::Font)
+    }
+}
+
 /// The embedded font with its spacing corrected, built once; the font as
 /// shipped if that fails (text then spaced as plotters spaces it).
-pub(super) fn font() -> &'static [u8] {
+fn font() -> &'static [u8] {
     static FIXED: std::sync::OnceLock<&'static [u8]> = std::sync::OnceLock::new();
     FIXED.get_or_init(|| match with_bearing_kerning(FONT) {
         Some(bytes) => Box::leak(bytes.into_boxed_slice()),
@@ -144,7 +162,7 @@ mod tests {
 
     /// The ink columns of `text` drawn at 40 pixels.
     fn ink(text: &str) -> Vec<bool> {
-        super::super::output::register_font().unwrap();
+        super::register().unwrap();
         let (w, h) = (400u32, 80u32);
         let mut buf = vec![255u8; (w * h * 3) as usize];
         {

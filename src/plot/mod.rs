@@ -200,7 +200,7 @@ impl Chart {
 /// Draws every chart of the run in `dir` into `dir/plots/` as PNG and SVG
 /// and returns the files written.
 pub fn plot_run(dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
-    output::register_font()?;
+    font::register()?;
     let data = RunData::read(dir)?;
     if data.rounds.is_empty() {
         return Err(PlotError::Empty(dir.display().to_string()));
@@ -231,7 +231,7 @@ pub fn plot_overlay(dirs: &[&Path], out: &Path) -> Result<PathBuf, PlotError> {
             })
         }
     };
-    output::register_font()?;
+    font::register()?;
     let mut runs = dirs
         .iter()
         .map(|d| overlay::OverlayRun::read(d))

@@ -1,25 +1,9 @@
-//! Chart files: the embedded font, and a chart drawn into a PNG or an SVG
-//! file that readers never see half written.
+//! Chart files: a chart drawn into a PNG or an SVG file that readers never
+//! see half written.
 
 use super::{Chart, DrawError, PlotError, RunData};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
-
-/// Registers the embedded font, its spacing corrected (`font.rs`), as
-/// `sans-serif` (once).
-pub(super) fn register_font() -> Result<(), PlotError> {
-    static ONCE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let ok = *ONCE.get_or_init(|| {
-        let font = super::font::font();
-        plotters::style::register_font("sans-serif", FontStyle::Normal, font).is_ok()
-            && plotters::style::register_font("sans-serif", FontStyle::Bold, font).is_ok()
-    });
-    if ok {
-        Ok(())
-    } else {
-        Err(PlotError::Font)
-    }
-}
 
 /// The [`PlotError`] for `path` with `message`.
 fn draw_error(path: &Path, message: impl ToString) -> PlotError {
