@@ -7,6 +7,11 @@
 //! Only code counts: comments, doc comments and string contents are
 //! blanked out before anything is searched.
 
+mod cycles;
+mod profile;
+
+use cycles::{cycle_violations, KNOWN_CYCLES};
+use profile::lowered_violations;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -578,7 +583,7 @@ fn flag_violations(sources: &[Source], allowed: &[&str]) -> Vec<String> {
     for f in allowed {
         if !naming.contains(*f) {
             bad.push(format!(
-                "{f}: names no flag now: remove it from FLAG_NAMING_FILES in tests/it/tidy.rs"
+                "{f}: names no flag now: remove it from FLAG_NAMING_FILES in tests/it/tidy/mod.rs"
             ));
         }
     }
@@ -665,7 +670,7 @@ fn length_violations(sources: &[Source], long_files: &[&str]) -> Vec<String> {
             ));
         } else if lines <= MAX_LINES && allowed {
             bad.push(format!(
-                "{}: {lines} lines now: remove it from LONG_FILES in tests/it/tidy.rs",
+                "{}: {lines} lines now: remove it from LONG_FILES in tests/it/tidy/mod.rs",
                 s.path
             ));
         }
@@ -673,7 +678,7 @@ fn length_violations(sources: &[Source], long_files: &[&str]) -> Vec<String> {
     for f in long_files {
         if !sources.iter().any(|s| s.path == *f) {
             bad.push(format!(
-                "{f}: gone: remove it from LONG_FILES in tests/it/tidy.rs"
+                "{f}: gone: remove it from LONG_FILES in tests/it/tidy/mod.rs"
             ));
         }
     }
@@ -758,94 +763,12 @@ fn every_pub_fn_is_used() {
     );
 }
 
-/// The packages a build of mnk or mnk-core links, from `cargo metadata`'s
-/// resolve: everything reached from the workspace through normal and
-/// build edges (dev edges only serve tests).
-fn built_packages() -> BTreeSet<String> {
-    let out = std::process::Command::new(env!("CARGO"))
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--offline",
-            "--all-features",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cargo metadata runs");
-    assert!(out.status.success(), "{out:?}");
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let nodes = meta["resolve"]["nodes"].as_array().unwrap();
-    let name_of = |id: &str| {
-        let tail = id.rsplit(['#', '/']).next().unwrap_or(id);
-        tail.split('@').next().unwrap_or(tail).to_string()
-    };
-    let mut todo: Vec<String> = meta["workspace_members"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect();
-    let mut seen: BTreeSet<String> = todo.iter().cloned().collect();
-    while let Some(id) = todo.pop() {
-        let node = nodes.iter().find(|n| n["id"] == id.as_str()).unwrap();
-        for dep in node["deps"].as_array().unwrap() {
-            let built = dep["dep_kinds"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|k| k["kind"].is_null() || k["kind"] == "build");
-            let pkg = dep["pkg"].as_str().unwrap().to_string();
-            if built && seen.insert(pkg.clone()) {
-                todo.push(pkg);
-            }
-        }
-    }
-    seen.iter().map(|id| name_of(id)).collect()
-}
-
-/// The release profile lowers the optimisation of some test-only crates
-/// (Cargo.toml says why); none of them may be one that mnk itself builds,
-/// or the program would be slower for it.
 #[test]
-fn unoptimised_crates_serve_only_tests() {
-    let manifest: toml::Table =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
-            .unwrap()
-            .parse()
-            .unwrap();
-    let lowered: Vec<String> = manifest["profile"]["release"]
-        .get("package")
-        .and_then(toml::Value::as_table)
-        .map(|t| t.keys().cloned().collect())
-        .unwrap_or_default();
-    assert!(!lowered.is_empty(), "Cargo.toml lowers no test-only crate");
-    let built = built_packages();
-    assert!(
-        built.contains("clap") && built.contains("rayon"),
-        "{built:?}"
-    );
-    assert!(
-        !built.contains("fantoccini"),
-        "dev edges followed: {built:?}"
-    );
+fn no_import_cycles_inside_a_folder() {
     assert_none(
-        "test-only profile overrides",
-        lowered_violations(&lowered, &built),
+        "import cycles between the files of one folder",
+        cycle_violations(&sources(), KNOWN_CYCLES),
     );
-}
-
-/// The lowered crates that a build of mnk links.
-fn lowered_violations(lowered: &[String], built: &BTreeSet<String>) -> Vec<String> {
-    lowered
-        .iter()
-        .filter(|p| built.contains(*p))
-        .map(|p| {
-            format!(
-                "Cargo.toml: [profile.release.package.{p}] lowers a crate that mnk itself builds"
-            )
-        })
-        .collect()
 }
 
 #[test]
@@ -938,7 +861,7 @@ fn the_checks_catch_violations() {
         flag_violations(&flags, &["src/eval/gone.rs"]),
         [
             "src/train/x.rs:3: the library names the flag --force: return a typed error and let src/cli/ word it",
-            "src/eval/gone.rs: names no flag now: remove it from FLAG_NAMING_FILES in tests/it/tidy.rs",
+            "src/eval/gone.rs: names no flag now: remove it from FLAG_NAMING_FILES in tests/it/tidy/mod.rs",
         ]
     );
     let api = [source(
@@ -959,13 +882,43 @@ fn the_checks_catch_violations() {
         lowered_violations(&["webdriver".into(), "clap".into()], &built),
         ["Cargo.toml: [profile.release.package.clap] lowers a crate that mnk itself builds"]
     );
+    let folder = [
+        source(
+            "crates/core/src/eval/mod.rs",
+            "mod lines;\nmod sheet;\npub use lines::Lines;\n",
+        ),
+        source(
+            "crates/core/src/eval/lines.rs",
+            "use super::{shape::Pairs, sheet::Sheets};\nmod tests {\n    use super::*;\n}\n",
+        ),
+        source(
+            "crates/core/src/eval/shape.rs",
+            "// super::sheet\nuse crate::game;\n",
+        ),
+        source(
+            "crates/core/src/eval/sheet.rs",
+            "use super::shape::Pairs;\nfn f(_: super::Lines) {}\n",
+        ),
+    ];
+    assert_eq!(
+        cycle_violations(&folder, &["src/x: a, b"]),
+        [
+            "crates/core/src/eval: an import cycle: lines → sheet (crates/core/src/eval/lines.rs:1), sheet → lines (crates/core/src/eval/sheet.rs:2)",
+            "src/x: a, b: no cycle now: remove it from KNOWN_CYCLES in tests/it/tidy/cycles.rs",
+        ]
+    );
+    assert_eq!(
+        cycle_violations(&folder, &["crates/core/src/eval: lines, sheet"]),
+        Vec::<String>::new()
+    );
+    assert_eq!(cycle_violations(&folder[..3], &[]), Vec::<String>::new());
     let long = source("src/game/big.rs", &"x\n".repeat(MAX_LINES + 1));
     let bad = length_violations(&[long], &["src/game/gone.rs"]);
     assert_eq!(
         bad,
         [
             "src/game/big.rs:1001: 1001 lines, over the limit of 1000: split it by concern",
-            "src/game/gone.rs: gone: remove it from LONG_FILES in tests/it/tidy.rs",
+            "src/game/gone.rs: gone: remove it from LONG_FILES in tests/it/tidy/mod.rs",
         ]
     );
     assert_eq!(
