@@ -18,6 +18,9 @@
 //!   `a_k·d` actually taken.
 //! - `gains` (SPSA runs): the gain schedule, `a_k` and `c_k` against the
 //!   step.
+//! - `cmaes` (CMA-ES runs): the step size σ per generation, and the best
+//!   and average candidate's (W − L)/N against the mean; the mean itself
+//!   is the `weights` chart's incumbent.
 //! - `checks`: on boards the exact player solves, optimal-move agreement,
 //!   lines lost against the exact player and the smallest safe search
 //!   depth per check; on large boards, Elo against each reference with its
@@ -35,6 +38,7 @@
 //! writing of PNG and SVG files in `output.rs`.
 
 mod checks;
+mod cmaes;
 mod font;
 mod output;
 mod overlay;
@@ -114,7 +118,12 @@ impl RunData {
 
     /// Whether any round was played by random search.
     fn has_random(&self) -> bool {
-        self.rounds.iter().any(|r| r.round > 0 && r.spsa.is_none())
+        self.rounds.iter().any(|r| r.is_random_search())
+    }
+
+    /// Whether any round was a CMA-ES generation.
+    fn has_cmaes(&self) -> bool {
+        self.rounds.iter().any(|r| r.cmaes.is_some())
     }
 
     /// Whether any round was an SPSA step.
@@ -122,10 +131,13 @@ impl RunData {
         self.rounds.iter().any(|r| r.spsa.is_some())
     }
 
-    /// "step" for a pure SPSA run, "round" otherwise.
+    /// "step" for a pure SPSA run, "generation" for a pure CMA-ES run,
+    /// "round" otherwise.
     fn x_name(&self) -> &'static str {
-        if self.has_spsa() && !self.has_random() {
+        if self.has_spsa() && !self.has_random() && !self.has_cmaes() {
             "step"
+        } else if self.has_cmaes() && !self.has_random() && !self.has_spsa() {
+            "generation"
         } else {
             "round"
         }
@@ -152,6 +164,8 @@ crate::util::string_enum! {
         Spsa = "spsa",
         /// SPSA's gain schedules.
         Gains = "gains",
+        /// CMA-ES's step size and candidates.
+        Cmaes = "cmaes",
         /// The checks: exact-player agreement or Elo.
         Checks = "checks",
     }
@@ -165,6 +179,7 @@ impl Chart {
             Chart::Score => (1100, 750),
             Chart::Spsa => (1100, 700),
             Chart::Gains => (1100, 700),
+            Chart::Cmaes => (1100, 700),
             Chart::Checks => (1100, 800),
         }
     }
@@ -174,8 +189,9 @@ impl Chart {
         match self {
             Chart::Weights => true,
             // A run with no round played yet still gets an (empty) score chart.
-            Chart::Score => data.has_random() || !data.has_spsa(),
+            Chart::Score => data.has_random() || !(data.has_spsa() || data.has_cmaes()),
             Chart::Spsa | Chart::Gains => data.has_spsa(),
+            Chart::Cmaes => data.has_cmaes(),
             Chart::Checks => !data.checks.is_empty(),
         }
     }
@@ -192,6 +208,7 @@ impl Chart {
             Chart::Score => score::draw(root, data),
             Chart::Spsa => spsa::draw_spsa(root, data),
             Chart::Gains => spsa::draw_gains(root, data),
+            Chart::Cmaes => cmaes::draw(root, data),
             Chart::Checks => checks::draw(root, data),
         }
     }

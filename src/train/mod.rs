@@ -1,7 +1,7 @@
 //! Self-play training of a weight set, the original program's trainer done
 //! right: reproducible, resumable, checked.
 //!
-//! Two optimisers ([`Optimizer`]). Each round of **random search**:
+//! Three optimisers ([`Optimizer`]). Each round of **random search**:
 //! 1. the incumbent is perturbed into C challengers (every weight times
 //!    `exp(σ·N(0,1))`, clamped to `[min_weight, max_weight]`);
 //! 2. the C + 1 players play a round robin: every pair plays G openings,
@@ -20,7 +20,10 @@
 //!
 //! An **SPSA** step ([`SpsaStep`], [`SpsaConfig`]) instead plays θ+ against
 //! θ− (all weights perturbed at once by ±c_k in log-space) and moves θ
-//! along the result; it is checked and written like a round.
+//! along the result; it is checked and written like a round. A **CMA-ES**
+//! generation ([`CmaesGen`], [`CmaesConfig`]) plays λ candidates drawn
+//! around the mean against the mean and adapts the mean, σ and the
+//! covariance.
 //!
 //! Every random choice derives from the run's seed and the round number, so
 //! a run is a pure function of its [`RunConfig`] whatever the thread count,
@@ -39,6 +42,7 @@
 //! ```
 
 mod checks;
+mod cmaes;
 mod config;
 mod confirm;
 mod perturb;
@@ -55,13 +59,13 @@ mod trainer;
 
 pub use checks::{Check, CheckRow, ExactCheck, Oracle, RefCheck};
 pub use config::{
-    ConfirmConfig, Optimizer, PlateauConfig, RunConfig, Select, SpsaConfig, StartWeights, FORMAT,
-    MIN_WEIGHT, SHIPPED_BOOK,
+    CmaesConfig, ConfirmConfig, Optimizer, PlateauConfig, RunConfig, Select, SpsaConfig,
+    StartWeights, FORMAT, MIN_WEIGHT, SHIPPED_BOOK,
 };
 pub use perturb::perturb;
 pub use plateau::{grouped, BudgetUse, SigmaChange, SigmaMove, SigmaSchedule};
 pub use player::TrainedPlayer;
-pub use record::{ConfirmVerdict, Confirmation, Reason, RoundResult, SpsaStep};
+pub use record::{CmaesGen, ConfirmVerdict, Confirmation, Reason, RoundResult, SpsaStep};
 pub use rundir::{
     check_lines, checks_header_line, parse_checks, parse_rounds, round_line, rounds_header_line,
     RecordedVerdict, Replaced, RunDir, RunLock,

@@ -171,11 +171,12 @@ impl SigmaSchedule {
         s.max(self.floor())
     }
 
-    /// Takes in a completed round: round 0 and SPSA steps change nothing;
+    /// Takes in a completed round: round 0, SPSA steps and CMA-ES
+    /// generations change nothing;
     /// a random-search round counts as adopted when its champion is a
     /// challenger. Returns what the rule did after it, if anything.
     pub fn record(&mut self, r: &RoundResult) -> Option<SigmaChange> {
-        if r.round == 0 || r.spsa.is_some() {
+        if !r.is_random_search() {
             self.next = r.round + 1;
             return None;
         }
@@ -254,7 +255,7 @@ impl BudgetUse {
     /// The figures of `rounds` (as the trainer keeps them, round 0 first).
     pub fn of(rounds: &[RoundResult]) -> BudgetUse {
         let mut b = BudgetUse::default();
-        for r in rounds.iter().filter(|r| r.round > 0 && r.spsa.is_none()) {
+        for r in rounds.iter().filter(|r| r.is_random_search()) {
             let games = r.total_games();
             b.rounds += 1;
             b.games += games;

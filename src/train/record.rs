@@ -31,6 +31,8 @@ string_enum! {
         NotConfirmed = "not-confirmed",
         /// An SPSA step: θ moved along the step's gradient estimate.
         SpsaStep = "spsa-step",
+        /// A CMA-ES generation: the mean moved towards its best candidates.
+        CmaesGeneration = "cmaes-generation",
     }
 }
 
@@ -62,6 +64,8 @@ pub struct RoundResult {
     pub confirm: Option<Confirmation>,
     /// The SPSA step, for SPSA rounds.
     pub spsa: Option<SpsaStep>,
+    /// The CMA-ES generation, for CMA-ES rounds.
+    pub cmaes: Option<CmaesGen>,
     /// The new incumbent (SPSA: θ after the step).
     pub weights: Weights,
 }
@@ -92,14 +96,21 @@ impl RoundResult {
             reason: Reason::Start,
             confirm: None,
             spsa: None,
+            cmaes: None,
             weights,
         }
     }
 
+    /// Whether this is a random-search round (not round 0, an SPSA step
+    /// or a CMA-ES generation).
+    pub fn is_random_search(&self) -> bool {
+        self.round > 0 && self.spsa.is_none() && self.cmaes.is_none()
+    }
+
     /// Whether the round put a challenger in the incumbent's place (SPSA
-    /// steps and round 0 adopt nothing).
+    /// steps, CMA-ES generations and round 0 adopt nothing).
     pub fn adopted(&self) -> bool {
-        self.round > 0 && self.spsa.is_none() && self.champion != 0
+        self.is_random_search() && self.champion != 0
     }
 
     /// The line of an adopted challenger, None if the incumbent was kept:
@@ -167,6 +178,10 @@ impl RoundResult {
             Reason::SpsaStep => match &self.spsa {
                 Some(s) => s.describe(),
                 None => "SPSA step".into(),
+            },
+            Reason::CmaesGeneration => match &self.cmaes {
+                Some(g) => g.describe(),
+                None => "CMA-ES generation".into(),
             },
             Reason::Confirmed | Reason::NotConfirmed => {
                 let c = self.confirm.as_ref();
@@ -322,6 +337,43 @@ impl SpsaStep {
             self.c_k,
             self.tally.games,
             self.score_diff()
+        )
+    }
+}
+
+/// What a CMA-ES generation records: enough to replay the strategy's
+/// state (see `train::cmaes`), which is never stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CmaesGen {
+    /// The generation's index since the strategy (re)started (from 0).
+    pub generation: u32,
+    /// The step size σ the candidates were drawn with.
+    pub sigma: f64,
+    /// Every candidate against the mean (the incumbent), from the
+    /// candidate's view, in draw order.
+    pub tallies: Vec<Tally>,
+}
+
+impl CmaesGen {
+    /// Every candidate's (W − L)/N against the mean (0 without games).
+    pub fn score_diffs(&self) -> Vec<f64> {
+        let diff = |t: &Tally| match t.games() {
+            0 => 0.0,
+            n => score(t) as f64 / n as f64,
+        };
+        self.tallies.iter().map(diff).collect()
+    }
+
+    /// One phrase for logs: σ and the best candidate's score.
+    pub fn describe(&self) -> String {
+        let best = self.tallies.iter().map(score).max().unwrap_or(0);
+        let games: u64 = self.tallies.iter().map(Tally::games).sum();
+        format!(
+            "CMA-ES generation {}: σ {:.4}, {} candidates over {} games, best {best:+} against the mean",
+            self.generation,
+            self.sigma,
+            self.tallies.len(),
+            super::grouped(games)
         )
     }
 }

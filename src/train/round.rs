@@ -131,6 +131,7 @@ pub fn play_round(
         reason,
         confirm: confirmation,
         spsa: None,
+        cmaes: None,
         weights: players.swap_remove(champion),
     })
 }

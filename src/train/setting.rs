@@ -14,6 +14,8 @@ pub enum BookNeed {
     Openings,
     /// The openings of an SPSA step (`spsa.openings`).
     SpsaOpenings,
+    /// The openings of a CMA-ES generation (`cmaes.openings`).
+    CmaesOpenings,
     /// The most openings a confirmation match can play.
     Confirmation,
     /// The openings of a large-board check ([`Field::CheckOpenings`]).
@@ -29,6 +31,7 @@ impl BookNeed {
         match self {
             BookNeed::Openings => "openings per pairing",
             BookNeed::SpsaOpenings => "SPSA openings per step",
+            BookNeed::CmaesOpenings => "CMA-ES openings per candidate",
             BookNeed::Confirmation => "the most openings of a confirmation",
             BookNeed::CheckOpenings => "check openings",
             BookNeed::Verdict => "the verdict's openings",
@@ -100,6 +103,14 @@ string_enum! {
         SpsaGamma = "spsa.gamma",
         /// SPSA's openings per step.
         SpsaOpenings = "spsa.openings",
+        /// The CMA-ES settings as a whole.
+        Cmaes = "cmaes",
+        /// CMA-ES's starting step size.
+        CmaesSigma = "cmaes.sigma",
+        /// CMA-ES's candidates per generation.
+        CmaesLambda = "cmaes.lambda",
+        /// CMA-ES's openings per candidate.
+        CmaesOpenings = "cmaes.openings",
         /// Rounds without an adoption that make a plateau.
         PlateauPatience = "plateau.patience",
         /// σ's factor at a plateau.

@@ -109,6 +109,7 @@ pub fn play_step(
         reason: Reason::SpsaStep,
         confirm: None,
         spsa: Some(step),
+        cmaes: None,
         weights,
     })
 }

@@ -6,6 +6,7 @@
 //! Ctrl-C handler can stop the process between rounds' writes.
 
 use super::checks::{self, Check, CheckRow, Oracle};
+use super::cmaes::{self, Cmaes};
 use super::config::{is_small, Optimizer, RunConfig, Select, SHIPPED_BOOK};
 use super::plateau::{BudgetUse, SigmaChange, SigmaSchedule};
 use super::player::TrainedPlayer;
@@ -140,6 +141,10 @@ pub struct Trainer {
     verdict_round: Option<u32>,
     /// A started run that this new one replaced (as asked).
     replaced_run: Option<PathBuf>,
+    /// The CMA-ES state after the round it names, kept between
+    /// generations; replayed from the rounds when it is not the last
+    /// round's (after a resume).
+    cmaes: Option<(u32, Cmaes)>,
 }
 
 /// Whether a run with configuration `cfg` that has played `rounds` has
@@ -175,6 +180,10 @@ fn split_pool(cfg: &RunConfig, book: &Book) -> Result<Pools, TrainError> {
         Optimizer::Spsa => {
             needs.push((cfg.spsa_config().openings as usize, BookNeed::SpsaOpenings))
         }
+        Optimizer::Cmaes => needs.push((
+            cfg.cmaes_config().openings as usize,
+            BookNeed::CmaesOpenings,
+        )),
         Optimizer::Random if cfg.select == Select::Confirm => needs.push((
             cfg.confirm_config().max_openings() as usize,
             BookNeed::Confirmation,
@@ -380,6 +389,7 @@ impl Trainer {
             check_openings: None,
             verdict_round: None,
             replaced_run: None,
+            cmaes: None,
         }
     }
 
@@ -458,6 +468,13 @@ impl Trainer {
                 new.rounds
             ))
         })?;
+        // The [cmaes] table decides rounds.csv's columns and every
+        // generation replayed: it never changes, forced or not.
+        ensure(Field::Cmaes, new.cmaes == self.cfg.cmaes, || {
+            Problem::Other(
+                "a run's CMA-ES settings are fixed when it starts (its candidates are columns of rounds.csv), and only a run started with CMA-ES can use it: start a new run".into(),
+            )
+        })?;
         if new.frozen() != self.cfg.frozen() {
             return Err(TrainError::Frozen);
         }
@@ -534,6 +551,24 @@ impl Trainer {
             .map_or(0, |s| s.k + 1)
     }
 
+    /// The CMA-ES state after round `last` (the last played): the one kept
+    /// from the previous generation, or replayed from the rounds (after a
+    /// resume, on another rank), or a fresh one at the incumbent when the
+    /// last round was not a generation.
+    fn cmaes_state(&mut self, last: u32) -> Result<Cmaes, TrainError> {
+        if let Some((round, state)) = self.cmaes.take() {
+            if round == last {
+                return Ok(state);
+            }
+        }
+        let replayed =
+            cmaes::replay(&self.cfg, &self.rounds).map_err(|message| TrainError::Inconsistent {
+                path: self.dir.rounds_csv(),
+                message,
+            })?;
+        Ok(replayed.unwrap_or_else(|| cmaes::start(&self.cfg.cmaes_config(), self.incumbent())))
+    }
+
     /// The current incumbent (the start weights before round 1).
     pub fn incumbent(&self) -> &Weights {
         self.rounds.last().map_or(&self.start, |r| &r.weights)
@@ -596,6 +631,19 @@ impl Trainer {
                     r,
                     self.next_spsa_k(),
                 )?,
+                Optimizer::Cmaes => {
+                    let mut state = self.cmaes_state(r - 1)?;
+                    let result = cmaes::play_generation(
+                        &self.cfg,
+                        &self.player,
+                        &mut state,
+                        self.incumbent(),
+                        self.pool.as_deref(),
+                        r,
+                    )?;
+                    self.cmaes = Some((r, state));
+                    result
+                }
             }
         };
         let round_seconds = t0.elapsed().as_secs_f64();

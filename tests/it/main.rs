@@ -52,6 +52,7 @@ mod stats;
 mod threats;
 mod tidy;
 mod train;
+mod train_cmaes;
 mod train_rundir;
 mod train_select;
 mod train_spsa;

@@ -183,12 +183,19 @@ fn a_run_is_the_same_for_any_number_of_ranks_and_threads() {
 #[test]
 fn every_optimiser_and_selection_mode_is_shared() {
     let tmp = tempfile::tempdir().unwrap();
-    let modes: [&[&str]; 4] = [
+    let modes: [&[&str]; 5] = [
         &["--select=best"],
         &["--select=gauntlet"],
         &[
             "--optimizer=spsa",
             "--spsa-openings=6",
+            "--challengers=-",
+            "--openings=-",
+        ],
+        &[
+            "--optimizer=cmaes",
+            "--cmaes-lambda=4",
+            "--cmaes-openings=6",
             "--challengers=-",
             "--openings=-",
         ],

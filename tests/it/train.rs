@@ -442,10 +442,18 @@ fn train_help_states_the_configurations_own_defaults() {
         large.opening_stones,
         RunConfig::defaults("9x9x5".parse().unwrap()).opening_stones
     );
+    let cl_cfg = RunConfig::cmaes_defaults(Rules::GOMOKU);
+    assert_eq!(
+        cl_cfg.rounds,
+        RunConfig::cmaes_defaults(Rules::TICTACTOE).rounds
+    );
+    let cl = cl_cfg.cmaes_config();
+    let cs = RunConfig::cmaes_defaults(Rules::TICTACTOE).cmaes_config();
+    assert_eq!((cl.sigma, cl.lambda), (cs.sigma, cs.lambda));
     let stated = [
         format!(
-            "default: {} rounds, or {} SPSA steps on large boards and {} on small ones",
-            large.rounds, spsa_large.rounds, spsa_small.rounds
+            "default: {} rounds, {} SPSA steps on large boards and {} on small ones, or {} CMA-ES generations",
+            large.rounds, spsa_large.rounds, spsa_small.rounds, cl_cfg.rounds
         ),
         format!("[default: {}]", large.optimizer),
         format!(
@@ -493,6 +501,12 @@ fn train_help_states_the_configurations_own_defaults() {
         format!(
             "theta- [default: {} on large boards, {} on small ones]",
             sl.openings, ss.openings
+        ),
+        format!("0 < σ <= 5 [default: {}]", cl.sigma),
+        format!("move the mean [default: {}]", cl.lambda),
+        format!(
+            "plays the same ones [default: {} on large boards, {} on small ones]",
+            cl.openings, cs.openings
         ),
     ];
     for s in &stated {

@@ -202,7 +202,7 @@ fn bad_spsa_settings_are_refused_naming_the_flag() {
         ),
         (&[s, "--openings=10"][..], "--spsa-openings"),
         (&["--spsa-a=2"][..], "--spsa-a applies to --optimizer spsa"),
-        (&["--optimizer=adam"][..], "expected random or spsa"),
+        (&["--optimizer=adam"][..], "expected random, spsa or cmaes"),
         (
             &[s, "--select=gauntlet"][..],
             "--select applies to --optimizer random",

@@ -44,6 +44,9 @@ pub struct Args {
     /// SPSA's gains and games.
     #[command(flatten, next_help_heading = "SPSA (--optimizer spsa)")]
     pub spsa: SpsaArgs,
+    /// CMA-ES's step size, candidates and games.
+    #[command(flatten, next_help_heading = "CMA-ES (--optimizer cmaes)")]
+    pub cmaes: CmaesArgs,
 }
 
 /// The run as a whole.
@@ -52,8 +55,9 @@ pub struct RunArgs {
     /// The game: tictactoe, gomoku, or WxHxK such as 7x6x4 (-exact for the exact rule).
     #[arg(long, short, default_value = "gomoku", conflicts_with = "resume")]
     pub game: Rules,
-    /// Rounds to play (SPSA: steps; default: 100 rounds, or 2000 SPSA steps on
-    /// large boards and 1000 on small ones).
+    /// Rounds to play (SPSA: steps, CMA-ES: generations; default: 100
+    /// rounds, 2000 SPSA steps on large boards and 1000 on small ones, or
+    /// 200 CMA-ES generations).
     /// With --resume, a larger number continues a finished run.
     #[arg(long)]
     pub rounds: Option<u32>,
@@ -67,7 +71,11 @@ pub struct RunArgs {
     /// --select says). `spsa`: simultaneous perturbation stochastic
     /// approximation in log-space: each step plays theta+ against theta- and
     /// moves every weight along the result (fast early gains, then a plateau
-    /// below random search on gomoku; see docs/training.md). [default: random]
+    /// below random search on gomoku; see docs/training.md). `cmaes`: CMA-ES
+    /// in log-space: each generation samples candidates around the mean,
+    /// plays each against the mean on shared openings and adapts the mean,
+    /// the step size and the covariance (the method for expensive players;
+    /// see docs/training.md). [default: random]
     #[arg(long, value_name = "NAME")]
     pub optimizer: Option<Optimizer>,
     /// Start weights: shipped, flat (all equal: a deliberately poor start) or a weights file.
@@ -121,6 +129,9 @@ impl RunArgs {
     /// The defaults of a new run of `--game` with `--optimizer` (SPSA's
     /// stability constant follows `--rounds`).
     pub fn defaults(&self) -> RunConfig {
+        if self.optimizer == Some(Optimizer::Cmaes) {
+            return RunConfig::cmaes_defaults(self.game);
+        }
         if self.optimizer != Some(Optimizer::Spsa) {
             return RunConfig::defaults(self.game);
         }
@@ -298,7 +309,12 @@ impl RandomSearchArgs {
         if let Some(s) = self.select {
             anyhow::ensure!(
                 cfg.optimizer == Optimizer::Random,
-                "--select applies to --optimizer random; SPSA has no selection"
+                "--select applies to --optimizer random; {} has no selection",
+                if cfg.optimizer == Optimizer::Spsa {
+                    "SPSA"
+                } else {
+                    "CMA-ES"
+                }
             );
             cfg.select = s;
         }
@@ -465,15 +481,60 @@ impl SpsaArgs {
     }
 }
 
+/// CMA-ES's step size, candidates and games.
+#[derive(clap::Args, Debug)]
+pub struct CmaesArgs {
+    /// CMA-ES starting step size σ in log-space, 0 < σ <= 5 [default: 0.3].
+    #[arg(long, value_name = "SIGMA", conflicts_with = "resume")]
+    pub cmaes_sigma: Option<f64>,
+    /// CMA-ES candidates per generation (lambda), 2 to 64; the best half
+    /// move the mean [default: 10].
+    #[arg(long, value_name = "N", conflicts_with = "resume")]
+    pub cmaes_lambda: Option<u32>,
+    /// CMA-ES openings each candidate plays against the mean, each with
+    /// both colours; every candidate of a generation plays the same ones
+    /// [default: 1000 on large boards, 100 on small ones].
+    #[arg(long, value_name = "N", conflicts_with = "resume")]
+    pub cmaes_openings: Option<u32>,
+}
+
+impl CmaesArgs {
+    /// Applies the CMA-ES settings; refused unless the run uses CMA-ES.
+    pub fn apply(&self, cfg: &mut RunConfig) -> Result<()> {
+        let flags = [
+            (self.cmaes_sigma.is_some(), "--cmaes-sigma"),
+            (self.cmaes_lambda.is_some(), "--cmaes-lambda"),
+            (self.cmaes_openings.is_some(), "--cmaes-openings"),
+        ];
+        if let Some((_, flag)) = flags.iter().find(|(given, _)| *given) {
+            anyhow::ensure!(
+                cfg.optimizer == Optimizer::Cmaes,
+                "{flag} applies to --optimizer cmaes"
+            );
+        }
+        if cfg.optimizer != Optimizer::Cmaes || cfg.cmaes.is_none() {
+            return Ok(());
+        }
+        let mut c = cfg.cmaes_config();
+        set(&mut c.sigma, self.cmaes_sigma);
+        set(&mut c.lambda, self.cmaes_lambda);
+        set(&mut c.openings, self.cmaes_openings);
+        cfg.cmaes = Some(c);
+        Ok(())
+    }
+}
+
 impl Args {
     /// Applies every group to `cfg`, in the order their refusals are
-    /// checked: the run, the round, random search, confirmation, SPSA.
+    /// checked: the run, the round, random search, confirmation, SPSA,
+    /// CMA-ES.
     pub fn apply(&self, cfg: &mut RunConfig) -> Result<()> {
         self.run.apply(cfg)?;
         self.round.apply(cfg)?;
         self.random.apply(cfg)?;
         self.confirm.apply(cfg)?;
-        self.spsa.apply(cfg)
+        self.spsa.apply(cfg)?;
+        self.cmaes.apply(cfg)
     }
 }
 
@@ -484,11 +545,15 @@ fn set<T>(slot: &mut T, value: Option<T>) {
     }
 }
 
-/// Refuses a random-search flag in an SPSA run.
+/// Refuses a random-search flag in an SPSA or CMA-ES run.
 fn random_only(cfg: &RunConfig, given: bool, flag: &str) -> Result<()> {
     anyhow::ensure!(
         !given || cfg.optimizer != Optimizer::Spsa,
         "{flag} applies to --optimizer random; SPSA uses --spsa-c (perturbation) and --spsa-openings (games per step)"
+    );
+    anyhow::ensure!(
+        !given || cfg.optimizer != Optimizer::Cmaes,
+        "{flag} applies to --optimizer random; CMA-ES uses --cmaes-sigma (step size), --cmaes-lambda (candidates) and --cmaes-openings (games per candidate)"
     );
     Ok(())
 }
@@ -507,6 +572,9 @@ fn flag_for(field: Field) -> Option<&'static str> {
         Field::SpsaAlpha => "--spsa-alpha",
         Field::SpsaGamma => "--spsa-gamma",
         Field::SpsaOpenings => "--spsa-openings",
+        Field::CmaesSigma => "--cmaes-sigma",
+        Field::CmaesLambda => "--cmaes-lambda",
+        Field::CmaesOpenings => "--cmaes-openings",
         Field::PlateauPatience => "--patience",
         Field::PlateauShrink => "--sigma-shrink",
         Field::CheckPlayer => "--check-player",
@@ -523,6 +591,13 @@ fn method_flags(c: &RunConfig) -> String {
             format!(
                 "--optimizer spsa --spsa-a {} --spsa-c {} --spsa-A {} --spsa-alpha {} --spsa-gamma {} --spsa-openings {}",
                 s.a, s.c, s.big_a, s.alpha, s.gamma, s.openings
+            )
+        }
+        Optimizer::Cmaes => {
+            let s = c.cmaes_config();
+            format!(
+                "--optimizer cmaes --cmaes-sigma {} --cmaes-lambda {} --cmaes-openings {}",
+                s.sigma, s.lambda, s.openings
             )
         }
         Optimizer::Random if c.select == Select::Confirm => {
@@ -563,6 +638,7 @@ fn too_few_openings(
         }
         BookNeed::Openings => "openings per pairing (--openings)",
         BookNeed::SpsaOpenings => "SPSA openings per step (--spsa-openings)",
+        BookNeed::CmaesOpenings => "CMA-ES openings per candidate (--cmaes-openings)",
         BookNeed::Confirmation => "the most openings of a confirmation",
         BookNeed::CheckOpenings => "check openings (--check-openings)",
     };

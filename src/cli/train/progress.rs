@@ -172,6 +172,13 @@ impl Observer for Progress {
             "start".to_string()
         } else if let Some(s) = &r.spsa {
             format!("a_k {:.3} diff {:+.3}", s.a_k, s.score_diff())
+        } else if let Some(g) = &r.cmaes {
+            let best = g
+                .tallies
+                .iter()
+                .map(|t| t.wins as i64 - t.losses as i64)
+                .max();
+            format!("σ {:.3} best {:+}", g.sigma, best.unwrap_or(0))
         } else if let Some(c) = &r.confirm {
             format!(
                 "c{} {} {}",

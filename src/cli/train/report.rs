@@ -46,6 +46,20 @@ pub fn plan(t: &Trainer) -> String {
                 c.seed
             )
         }
+        Optimizer::Cmaes => {
+            let s = c.cmaes_config();
+            format!(
+                "training {} weights for {} in {} by CMA-ES: {} generations of {} candidates x {} openings x 2 colours against the mean, sigma {}{budget}, seed {}",
+                c.player,
+                c.game,
+                t.dir().path().display(),
+                c.rounds,
+                s.lambda,
+                s.openings,
+                s.sigma,
+                c.seed
+            )
+        }
     };
     main + &sources(c)
 }
@@ -187,6 +201,9 @@ struct Method {
     played: usize,
     adopted: usize,
     spsa: usize,
+    /// CMA-ES generations, and σ of the last one.
+    cmaes: usize,
+    sigma: Option<f64>,
     confirms: usize,
     passed: usize,
     confirm_games: u64,
@@ -197,11 +214,14 @@ fn method(t: &Trainer) -> Method {
     let confirms: Vec<_> = rounds.iter().filter_map(|r| r.confirm.as_ref()).collect();
     Method {
         played: rounds.len(),
-        adopted: rounds
-            .iter()
-            .filter(|r| r.spsa.is_none() && r.champion != 0)
-            .count(),
+        adopted: rounds.iter().filter(|r| r.adopted()).count(),
         spsa: rounds.iter().filter(|r| r.spsa.is_some()).count(),
+        cmaes: rounds.iter().filter(|r| r.cmaes.is_some()).count(),
+        sigma: rounds
+            .iter()
+            .rev()
+            .find_map(|r| r.cmaes.as_ref())
+            .map(|g| g.sigma),
         confirms: confirms.len(),
         passed: confirms.iter().filter(|c| c.passed()).count(),
         confirm_games: confirms.iter().map(|c| c.games()).sum(),
@@ -219,7 +239,13 @@ pub fn method_summary(t: &Trainer) -> String {
     if m.spsa > 0 {
         parts.push(format!("{} SPSA steps", m.spsa));
     }
-    if m.spsa < m.played {
+    if let (true, Some(sigma)) = (m.cmaes > 0, m.sigma) {
+        parts.push(format!(
+            "{} CMA-ES generations (σ {sigma:.4} in the last)",
+            m.cmaes
+        ));
+    }
+    if m.spsa + m.cmaes < m.played {
         parts.push(format!("{} challengers adopted", m.adopted));
     }
     if m.confirms > 0 {

@@ -423,7 +423,7 @@ fn charts(rounds: &[RoundResult], checks: &[CheckRow]) -> Charts {
         s.round.push(r.round);
         s.games.push(r.games);
         s.reason.push(r.reason.as_str());
-        let played = r.round > 0 && r.spsa.is_none();
+        let played = r.is_random_search();
         s.sigma.push(played.then(|| short(r.sigma)));
         s.champion.push(played.then_some(r.champion));
         let score = |i: usize| r.tallies.get(i).and_then(percent);
@@ -437,7 +437,7 @@ fn charts(rounds: &[RoundResult], checks: &[CheckRow]) -> Charts {
             spsa.c_k.push(short(st.c_k));
         }
     }
-    let any_random = rounds.iter().any(|r| r.round > 0 && r.spsa.is_none());
+    let any_random = rounds.iter().any(RoundResult::is_random_search);
     if !spsa.round.is_empty() {
         if !any_random {
             c.x_name = "step";

@@ -47,6 +47,11 @@ string_enum! {
         /// all weights at once along a noisy gradient estimate from one paired
         /// match between θ+ and θ− ([`SpsaConfig`](crate::train::SpsaConfig)).
         Spsa = "spsa",
+        /// CMA-ES in log-weight space: each generation samples candidates
+        /// around the mean, plays each against the mean on shared openings
+        /// and adapts the mean, the step size and the covariance
+        /// ([`CmaesConfig`](crate::train::CmaesConfig)).
+        Cmaes = "cmaes",
     }
 }
 

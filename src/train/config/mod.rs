@@ -2,12 +2,14 @@
 //! `run.toml` so that a run can be resumed or repeated exactly: defaults,
 //! the σ schedule, pairings, and the TOML text.
 
+mod cmaes;
 mod confirm;
 mod methods;
 mod plateau;
 mod spsa;
 mod validate;
 
+pub use cmaes::CmaesConfig;
 pub use confirm::ConfirmConfig;
 pub use methods::{Optimizer, Select, StartWeights};
 pub use plateau::PlateauConfig;
@@ -33,7 +35,10 @@ use serde::{Deserialize, Serialize};
 ///   `rounds.csv` columns. Later, still format 2: the optional `[plateau]`
 ///   table (random search's plateau rule); a `run.toml` without it keeps
 ///   σ as `sigma` and `sigma_half_life` say, as before the rule, and
-///   `rounds.csv` is unchanged (it always recorded each round's σ).
+///   `rounds.csv` is unchanged (it always recorded each round's σ). Also
+///   format 2: the `[cmaes]` table of a run started with CMA-ES, whose
+///   `rounds.csv` then has the `cmaes_*` columns (other runs' files are
+///   unchanged).
 pub const FORMAT: u32 = 2;
 
 /// The header line of `run.toml` that records [`RunConfig::fingerprint`]
@@ -142,6 +147,10 @@ pub struct RunConfig {
     /// The SPSA settings of `optimizer = "spsa"` (defaults when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spsa: Option<SpsaConfig>,
+    /// The CMA-ES settings of `optimizer = "cmaes"`; present exactly in
+    /// runs started with CMA-ES, whose `rounds.csv` has its columns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cmaes: Option<CmaesConfig>,
     /// Random search's plateau rule: σ shrinks after rounds without an
     /// adoption (absent: off, as in every run made before the rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -208,6 +217,7 @@ impl RunConfig {
             select: Select::Best,
             confirm: None,
             spsa: None,
+            cmaes: None,
             plateau: None,
             game,
         }
@@ -236,6 +246,32 @@ impl RunConfig {
             plateau: None,
             ..RunConfig::defaults(game)
         }
+    }
+
+    /// The defaults of a CMA-ES run on this game: as
+    /// [`RunConfig::defaults`] but with `optimizer = "cmaes"` and the
+    /// [`CmaesConfig::defaults`]: 200 generations of 10 candidates × 1000
+    /// openings × 2 colours on large boards (4M games, the random search
+    /// default's budget; 100 openings on small boards), a check every 20
+    /// generations (every 10 on boards of at most 9 cells).
+    pub fn cmaes_defaults(game: Rules) -> RunConfig {
+        let small = is_small(game);
+        RunConfig {
+            optimizer: Optimizer::Cmaes,
+            rounds: 200,
+            check_every: if small && game.cells() <= 9 { 10 } else { 20 },
+            cmaes: Some(CmaesConfig::defaults(small)),
+            // CMA-ES adapts its own σ: the plateau rule does not apply.
+            plateau: None,
+            ..RunConfig::defaults(game)
+        }
+    }
+
+    /// The CMA-ES settings (the defaults if run.toml has none).
+    pub fn cmaes_config(&self) -> CmaesConfig {
+        self.cmaes
+            .clone()
+            .unwrap_or_else(|| CmaesConfig::defaults(is_small(self.game)))
     }
 
     /// The confirmation settings (the defaults if run.toml has none).
@@ -368,7 +404,13 @@ impl RunConfig {
              # optimizer: random (perturb, play, select) or spsa; select: best, confirm or gauntlet.\n\
              # SPSA step k (from 0): a_k = a/(A+k+1)^alpha, c_k = c/(k+1)^gamma, in log-space:\n\
              # theta+- = ln w +- c_k*delta, ln w += a_k*(score difference of theta+ over theta-)*delta.\n\
-             {FINGERPRINT}{:016x}\n\n{body}",
+             {}{FINGERPRINT}{:016x}\n\n{body}",
+            if self.cmaes.is_some() {
+                "# [cmaes]: CMA-ES on ln w; each generation plays lambda candidates against the mean\n\
+                 # on `openings` shared openings; sigma is the starting step size.\n"
+            } else {
+                ""
+            },
             self.fingerprint()
         ))
     }

@@ -51,6 +51,7 @@ impl RunConfig {
             && self.select == Select::Best
             && self.confirm.is_none()
             && self.spsa.is_none()
+            && self.cmaes.is_none()
             && self.plateau.is_none()
             && self.max_games == 0;
         ensure(
@@ -70,6 +71,17 @@ impl RunConfig {
         if let Some(p) = &self.plateau {
             p.validate()?;
         }
+        if let Some(c) = &self.cmaes {
+            c.validate()?;
+        }
+        ensure(
+            Field::Cmaes,
+            self.optimizer != Optimizer::Cmaes || self.cmaes.is_some(),
+            other(
+                "a CMA-ES run needs its [cmaes] table from its start (its candidates are columns of rounds.csv); start a new run with the CMA-ES optimiser"
+                    .into(),
+            ),
+        )?;
         check_name(&self.name)?;
         self.trained_player()?;
         // TOML integers are 64-bit signed: a larger seed could not be

@@ -24,7 +24,9 @@
 //! | `spsa_a_k`, `spsa_c_k` | the step gain and perturbation size |
 //! | `spsa_plus_wins`, `spsa_plus_draws`, `spsa_plus_losses`, `spsa_ptnml_0` … `spsa_ptnml_4`, `spsa_plus_score` | θ+ against θ−, from θ+'s view |
 //! | `spsa_score_diff` | θ+'s score minus θ−'s, (W − L)/N: the `d` of the update |
-//! | `attack`, `defence`, `own.<shape>`, `opp.<shape>` | every weight of the new incumbent (SPSA: θ after the step), by name |
+//! | `cmaes_generation`, `cmaes_sigma` | (runs started with CMA-ES only) the generation's index since the strategy (re)started, and the σ its candidates were drawn with |
+//! | `cmaes_cI_wins`, `cmaes_cI_draws`, `cmaes_cI_losses`, `cmaes_cI_score` | candidate I (1..=λ) against the mean, from the candidate's view, and its W − L |
+//! | `attack`, `defence`, `own.<shape>`, `opp.<shape>` | every weight of the new incumbent (SPSA: θ after the step; CMA-ES: the mean), by name |
 //!
 //! Columns that do not apply to a row are empty. Format 1 (mnk before the
 //! selection modes and SPSA) has only `round,sigma,games,plies,champion,
@@ -43,8 +45,8 @@ use super::csv::{
 use crate::arena::stats::PairedTally;
 use crate::eval::Weights;
 use crate::train::{
-    ConfirmVerdict, Confirmation, Optimizer, Reason, RoundResult, RunConfig, Select, SpsaStep,
-    TrainError,
+    CmaesGen, ConfirmVerdict, Confirmation, Optimizer, Reason, RoundResult, RunConfig, Select,
+    SpsaStep, TrainError,
 };
 use std::path::Path;
 
@@ -60,6 +62,8 @@ enum Part {
     Confirm,
     /// SPSA steps.
     Spsa,
+    /// CMA-ES generations (only in runs started with CMA-ES).
+    Cmaes,
     /// Every row: the new incumbent's weights.
     Weights,
 }
@@ -99,15 +103,17 @@ fn columns(cfg: &RunConfig) -> Vec<RoundColumn> {
         }));
         c.push(col("select", Common, |r| Some(r.select.as_str().into())));
     }
-    // σ and the champion are left empty in SPSA steps.
+    // σ and the champion are left empty in SPSA steps and CMA-ES
+    // generations.
+    let random = |r: &RoundResult| r.spsa.is_none() && r.cmaes.is_none();
     c.extend([
-        col("sigma", Random, |r| {
-            r.spsa.is_none().then(|| float_text(r.sigma))
+        col("sigma", Random, move |r| {
+            random(r).then(|| float_text(r.sigma))
         }),
         col("games", Common, |r| Some(r.games.to_string())),
         col("plies", Common, |r| Some(r.plies.to_string())),
-        col("champion", Random, |r| {
-            r.spsa.is_none().then(|| r.champion.to_string())
+        col("champion", Random, move |r| {
+            random(r).then(|| r.champion.to_string())
         }),
         col("reason", Common, |r| Some(r.reason.as_str().into())),
     ]);
@@ -123,6 +129,9 @@ fn columns(cfg: &RunConfig) -> Vec<RoundColumn> {
     if format2 {
         c.extend(confirm_columns());
         c.extend(spsa_columns());
+        if let Some(cc) = &cfg.cmaes {
+            c.extend(cmaes_columns(cc.lambda as usize));
+        }
     }
     let weights = Weights::flat(cfg.game).named_values();
     for (i, (name, _)) in weights.into_iter().enumerate() {
@@ -196,6 +205,41 @@ fn spsa_columns() -> Vec<RoundColumn> {
         }),
     ]);
     c
+}
+
+/// The prefix of CMA-ES candidate `k`'s columns (from 1).
+fn candidate_prefix(k: usize) -> String {
+    format!("cmaes_c{k}_")
+}
+
+/// The columns of a CMA-ES generation of `lambda` candidates (in runs
+/// started with CMA-ES); empty in other rows.
+fn cmaes_columns(lambda: usize) -> Vec<RoundColumn> {
+    use Part::Cmaes;
+    fn of(r: &RoundResult) -> Option<&CmaesGen> {
+        r.cmaes.as_ref()
+    }
+    let mut c = vec![
+        col("cmaes_generation", Cmaes, |r| {
+            Some(of(r)?.generation.to_string())
+        }),
+        col("cmaes_sigma", Cmaes, |r| Some(float_text(of(r)?.sigma))),
+    ];
+    for k in 0..lambda {
+        let p = candidate_prefix(k + 1);
+        c.extend(tally_columns(&p, Cmaes, move |r: &RoundResult| {
+            of(r)?.tallies.get(k)
+        }));
+        c.push(col(format!("{p}score"), Cmaes, move |r| {
+            of(r)?.tallies.get(k).map(|t| score(t).to_string())
+        }));
+    }
+    c
+}
+
+/// A tally's wins − losses.
+fn score(t: &crate::arena::stats::Tally) -> i64 {
+    t.wins as i64 - t.losses as i64
 }
 
 /// The names of the columns in any of `parts`.
@@ -303,6 +347,8 @@ fn parse_row(
     let mut r = parse_common(row, cfg, before.len())?;
     if r.reason == Reason::SpsaStep {
         r.spsa = Some(parse_spsa_part(row, columns, r.games, before)?);
+    } else if r.reason == Reason::CmaesGeneration {
+        r.cmaes = Some(parse_cmaes_part(row, cfg, columns, r.games, before)?);
     } else {
         parse_random_part(row, cfg, columns, &mut r)?;
     }
@@ -342,7 +388,11 @@ fn parse_common(
         .ok()
         .ok_or_else(|| row.corrupt(format!("unknown reason {:?}", row.text("reason"))))?;
     let spsa_row = reason == Reason::SpsaStep;
-    if spsa_row != (optimizer == Optimizer::Spsa && reason != Reason::Start) {
+    let cmaes_row = reason == Reason::CmaesGeneration;
+    let played = reason != Reason::Start;
+    if spsa_row != (optimizer == Optimizer::Spsa && played)
+        || cmaes_row != (optimizer == Optimizer::Cmaes && played)
+    {
         return Err(row.corrupt(format!(
             "reason {} does not go with optimizer {optimizer}",
             reason.as_str()
@@ -360,6 +410,7 @@ fn parse_common(
         reason,
         confirm: None,
         spsa: None,
+        cmaes: None,
         weights: Weights::flat(cfg.game),
     })
 }
@@ -373,8 +424,11 @@ fn parse_spsa_part(
     games: u64,
     before: &[RoundResult],
 ) -> Result<SpsaStep, TrainError> {
-    if !row.all_empty(names_in(columns, &[Part::Random, Part::Confirm])) {
-        return Err(row.corrupt("an SPSA step has values in the random-search columns"));
+    if !row.all_empty(names_in(
+        columns,
+        &[Part::Random, Part::Confirm, Part::Cmaes],
+    )) {
+        return Err(row.corrupt("an SPSA step has values in the random-search or CMA-ES columns"));
     }
     let step = SpsaStep {
         k: row.req("spsa_k")?,
@@ -400,6 +454,58 @@ fn parse_spsa_part(
     Ok(step)
 }
 
+/// The CMA-ES columns of a generation of `games` games, which must
+/// follow the generation before it (or start at 0 after another kind of
+/// row); its other optimisers' columns must be empty.
+fn parse_cmaes_part(
+    row: &Row<'_>,
+    cfg: &RunConfig,
+    columns: &[RoundColumn],
+    games: u64,
+    before: &[RoundResult],
+) -> Result<CmaesGen, TrainError> {
+    let parts = [Part::Random, Part::Confirm, Part::Spsa];
+    if !row.all_empty(names_in(columns, &parts)) {
+        return Err(
+            row.corrupt("a CMA-ES generation has values in the random-search or SPSA columns")
+        );
+    }
+    let lambda = cfg.cmaes_config().lambda as usize;
+    let mut g = CmaesGen {
+        generation: row.req("cmaes_generation")?,
+        sigma: row.number("cmaes_sigma", 0.0..=f64::MAX)?,
+        tallies: Vec::with_capacity(lambda),
+    };
+    let mut total = 0;
+    for k in 1..=lambda {
+        let prefix = candidate_prefix(k);
+        let t = row.tally(&prefix)?;
+        let name = format!("{prefix}score");
+        let s: i64 = row.req(&name)?;
+        if s != score(&t) {
+            return Err(row.corrupt(format!("{name} = {s} is not wins - losses")));
+        }
+        total += t.games();
+        g.tallies.push(t);
+    }
+    if total != games {
+        return Err(row.corrupt(format!(
+            "the candidates' games add up to {total}, not the {games} games"
+        )));
+    }
+    let expected = match before.last().and_then(|r| r.cmaes.as_ref()) {
+        Some(prev) => prev.generation + 1,
+        None => 0,
+    };
+    if g.generation != expected {
+        return Err(row.corrupt(format!(
+            "CMA-ES generation {} where {expected} was expected",
+            g.generation
+        )));
+    }
+    Ok(g)
+}
+
 /// The random-search columns of a row into `r`: σ, the champion, the
 /// players' results and the confirmation, consistent with `r.reason`; its
 /// SPSA columns must be empty.
@@ -409,8 +515,8 @@ fn parse_random_part(
     columns: &[RoundColumn],
     r: &mut RoundResult,
 ) -> Result<(), TrainError> {
-    if !row.all_empty(names_in(columns, &[Part::Spsa])) {
-        return Err(row.corrupt("a random-search row has values in the SPSA columns"));
+    if !row.all_empty(names_in(columns, &[Part::Spsa, Part::Cmaes])) {
+        return Err(row.corrupt("a random-search row has values in the SPSA or CMA-ES columns"));
     }
     let players = cfg.challengers as usize + 1;
     r.sigma = row.number("sigma", 0.0..=f64::MAX)?;

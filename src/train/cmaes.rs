@@ -1,0 +1,429 @@
+//! CMA-ES (the covariance matrix adaptation evolution strategy) on the
+//! weights in log-space, with self-play as its noisy fitness.
+//!
+//! The mean `m` is `ln w` over every non-zero weight (a weight of exactly
+//! 0 stays 0); the incumbent is always `e^m`. Generation g (round r):
+//!
+//! 1. λ candidates `x_k = m + σ·B·D·z_k`, with `z_k` standard normal
+//!    draws from the stream `(seed, PERTURB, r)` and `C = B·D²·Bᵀ`;
+//! 2. every candidate plays the incumbent over the same `openings`
+//!    openings from `(seed, OPENINGS, r)`, each with both colours and the
+//!    same tie-break seed `(seed, GAMES, r)`: paired games, so the ranking
+//!    compares candidates on equal terms;
+//! 3. ranked by wins − losses (ties: the lower index first), the best
+//!    μ = ⌊λ/2⌋ move the mean, and σ, the paths `p_σ`, `p_c` and `C`
+//!    adapt as in Hansen's tutorial ("The CMA Evolution Strategy: A
+//!    Tutorial", 2016, the default parameters with positive weights only).
+//!
+//! The mean is clamped to `[ln min_weight, ln max_weight]` after each
+//! step, so the incumbent stays in the weight bounds.
+//!
+//! Why not the `cmaes` crate: it drives the objective itself and keeps
+//! its state (paths, covariance) private, so a run could not be stopped
+//! and resumed exactly. Here the state is never stored: it is *replayed*
+//! from `rounds.csv`, which records every candidate's result
+//! ([`replay`]), and the replay repeats the live run's arithmetic
+//! operation for operation, so a resumed run (or another rank of a job)
+//! holds the same state to the bit. The eigendecomposition is nalgebra's
+//! `SymmetricEigen`, which is sequential and deterministic.
+
+use super::config::{CmaesConfig, Optimizer, RunConfig};
+use super::perturb::standard_normal;
+use super::player::TrainedPlayer;
+use super::record::{CmaesGen, Reason, RoundResult};
+use super::seeds::{round_openings, stream};
+use super::TrainError;
+use crate::arena::{derive_seed, game_rng, stats::Tally, Opening};
+use crate::eval::Weights;
+use crate::players::Rng;
+use nalgebra::{DMatrix, DVector, SymmetricEigen};
+
+/// The strategy's constants for `n` dimensions and λ candidates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    /// Dimensions.
+    pub n: usize,
+    /// Candidates per generation.
+    pub lambda: usize,
+    /// Recombination weights of the best μ = ⌊λ/2⌋, summing to 1.
+    pub weights: Vec<f64>,
+    /// The variance-effective selection mass `1/Σwᵢ²`.
+    pub mueff: f64,
+    /// `p_σ`'s learning rate.
+    pub cs: f64,
+    /// σ's damping.
+    pub ds: f64,
+    /// `p_c`'s learning rate.
+    pub cc: f64,
+    /// The rank-one update's learning rate.
+    pub c1: f64,
+    /// The rank-μ update's learning rate.
+    pub cmu: f64,
+    /// E‖N(0, I)‖.
+    pub chi_n: f64,
+}
+
+impl Params {
+    /// The tutorial's defaults.
+    pub fn new(n: usize, lambda: usize) -> Params {
+        let nf = n as f64;
+        let half = (lambda as f64 + 1.0) / 2.0;
+        let raw: Vec<f64> = (1..=lambda / 2)
+            .map(|i| half.ln() - (i as f64).ln())
+            .collect();
+        let sum: f64 = raw.iter().sum();
+        let weights: Vec<f64> = raw.iter().map(|w| w / sum).collect();
+        let mueff = 1.0 / weights.iter().map(|w| w * w).sum::<f64>();
+        let cs = (mueff + 2.0) / (nf + mueff + 5.0);
+        let ds = 1.0 + 2.0 * (((mueff - 1.0) / (nf + 1.0)).sqrt() - 1.0).max(0.0) + cs;
+        let cc = (4.0 + mueff / nf) / (nf + 4.0 + 2.0 * mueff / nf);
+        let c1 = 2.0 / ((nf + 1.3).powi(2) + mueff);
+        let cmu = (1.0 - c1).min(2.0 * (mueff - 2.0 + 1.0 / mueff) / ((nf + 2.0).powi(2) + mueff));
+        let chi_n = nf.sqrt() * (1.0 - 1.0 / (4.0 * nf) + 1.0 / (21.0 * nf * nf));
+        Params {
+            n,
+            lambda,
+            weights,
+            mueff,
+            cs,
+            ds,
+            cc,
+            c1,
+            cmu,
+            chi_n,
+        }
+    }
+}
+
+/// The strategy's state: mean, step size, covariance (with its
+/// eigendecomposition) and the two evolution paths.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cmaes {
+    /// The constants.
+    pub params: Params,
+    /// The mean.
+    pub mean: DVector<f64>,
+    /// The step size σ.
+    pub sigma: f64,
+    /// The covariance matrix C.
+    pub cov: DMatrix<f64>,
+    /// C's eigenvectors (columns).
+    b: DMatrix<f64>,
+    /// The square roots of C's eigenvalues.
+    d: DVector<f64>,
+    /// The step-size path `p_σ`.
+    pub ps: DVector<f64>,
+    /// The covariance path `p_c`.
+    pub pc: DVector<f64>,
+    /// Generations told so far.
+    pub generation: u32,
+}
+
+impl Cmaes {
+    /// A fresh strategy at `mean` with step size `sigma`, C = I.
+    pub fn new(mean: Vec<f64>, sigma: f64, lambda: usize) -> Cmaes {
+        let n = mean.len();
+        Cmaes {
+            params: Params::new(n, lambda),
+            mean: DVector::from_vec(mean),
+            sigma,
+            cov: DMatrix::identity(n, n),
+            b: DMatrix::identity(n, n),
+            d: DVector::from_element(n, 1.0),
+            ps: DVector::zeros(n),
+            pc: DVector::zeros(n),
+            generation: 0,
+        }
+    }
+
+    /// λ standard normal vectors for a generation, drawn in order
+    /// (candidate by candidate, coordinate by coordinate).
+    pub fn draw(&self, rng: &mut Rng) -> Vec<DVector<f64>> {
+        let n = self.params.n;
+        (0..self.params.lambda)
+            .map(|_| DVector::from_iterator(n, (0..n).map(|_| standard_normal(rng))))
+            .collect()
+    }
+
+    /// `B·D·z`: a draw shaped by the covariance.
+    fn shape(&self, z: &DVector<f64>) -> DVector<f64> {
+        &self.b * z.component_mul(&self.d)
+    }
+
+    /// The candidate of draw `z`: `m + σ·B·D·z`.
+    pub fn candidate(&self, z: &DVector<f64>) -> DVector<f64> {
+        &self.mean + self.shape(z) * self.sigma
+    }
+
+    /// Tells the strategy the ranking of the draws `zs` (`order`: indices
+    /// best first) and moves it to the next generation.
+    pub fn tell(&mut self, zs: &[DVector<f64>], order: &[usize]) {
+        let p = self.params.clone();
+        let n = p.n;
+        let mut zw = DVector::zeros(n);
+        let mut yw = DVector::zeros(n);
+        let mut rank_mu = DMatrix::zeros(n, n);
+        for (w, &i) in p.weights.iter().zip(order) {
+            let y = self.shape(&zs[i]);
+            zw += &zs[i] * *w;
+            yw += &y * *w;
+            rank_mu += (&y * y.transpose()) * *w;
+        }
+        self.mean += &yw * self.sigma;
+        // C^(-1/2)·y_w = B·z_w.
+        self.ps =
+            &self.ps * (1.0 - p.cs) + (&self.b * &zw) * (p.cs * (2.0 - p.cs) * p.mueff).sqrt();
+        let norm = self.ps.norm();
+        let fade = 1.0 - (1.0 - p.cs).powi(2 * (self.generation as i32 + 1));
+        let hsig = norm / fade.sqrt() / p.chi_n < 1.4 + 2.0 / (n as f64 + 1.0);
+        let h = if hsig { 1.0 } else { 0.0 };
+        self.pc = &self.pc * (1.0 - p.cc) + &yw * (h * (p.cc * (2.0 - p.cc) * p.mueff).sqrt());
+        let c1a = p.c1 * (1.0 - (1.0 - h * h) * p.cc * (2.0 - p.cc));
+        let rank_one = &self.pc * self.pc.transpose();
+        self.cov = &self.cov * (1.0 - c1a - p.cmu) + rank_one * p.c1 + rank_mu * p.cmu;
+        self.sigma *= ((p.cs / p.ds) * (norm / p.chi_n - 1.0)).exp();
+        self.generation += 1;
+        self.decompose();
+    }
+
+    /// B and D from C, made exactly symmetric first.
+    fn decompose(&mut self) {
+        self.cov = (&self.cov + self.cov.transpose()) * 0.5;
+        let eig = SymmetricEigen::new(self.cov.clone());
+        self.d = eig.eigenvalues.map(|v| v.max(1e-30).sqrt());
+        self.b = eig.eigenvectors;
+    }
+}
+
+/// The ranking of a generation's candidates by wins − losses, best first,
+/// the lower index first on a tie.
+pub fn ranking(tallies: &[Tally]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..tallies.len()).collect();
+    order.sort_by_key(|&i| (-super::record::score(&tallies[i]), i));
+    order
+}
+
+/// The indices of the weights the strategy moves (the non-zero ones).
+fn active(w: &Weights) -> Vec<usize> {
+    w.to_vec()
+        .iter()
+        .enumerate()
+        .filter(|(_, &x)| x != 0.0)
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// A fresh strategy at the weights `w` with the run's settings.
+pub fn start(cfg: &CmaesConfig, w: &Weights) -> Cmaes {
+    let v = w.to_vec();
+    let mean = active(w).iter().map(|&i| v[i].ln()).collect();
+    Cmaes::new(mean, cfg.sigma, cfg.lambda as usize)
+}
+
+/// The weights of log-space point `x` over the active weights of `like`
+/// (its zero weights stay 0), clamped to the run's bounds.
+fn weights_at(cfg: &RunConfig, like: &Weights, x: &DVector<f64>) -> Weights {
+    let mut v = like.to_vec();
+    let (lo, hi) = (cfg.min_weight.ln(), cfg.max_weight.ln());
+    for (k, i) in active(like).into_iter().enumerate() {
+        v[i] = x[k]
+            .clamp(lo, hi)
+            .exp()
+            .clamp(cfg.min_weight, cfg.max_weight);
+    }
+    Weights::from_vec(like.game, &v).unwrap_or_else(|| like.clone())
+}
+
+/// The generation's draws for round `round`.
+fn draws(cfg: &RunConfig, state: &Cmaes, round: u32) -> Vec<DVector<f64>> {
+    let mut rng = game_rng(cfg.seed, &[stream::PERTURB, u64::from(round)]);
+    state.draw(&mut rng)
+}
+
+/// Tells `state` the results of a generation and clamps its mean to the
+/// weight bounds.
+fn advance(cfg: &RunConfig, state: &mut Cmaes, zs: &[DVector<f64>], tallies: &[Tally]) {
+    state.tell(zs, &ranking(tallies));
+    let (lo, hi) = (cfg.min_weight.ln(), cfg.max_weight.ln());
+    state.mean.apply(|m| *m = m.clamp(lo, hi));
+}
+
+/// Plays generation `round` (≥ 1) of `state`, whose mean is the
+/// incumbent `incumbent`, and moves `state` on.
+pub fn play_generation(
+    cfg: &RunConfig,
+    player: &TrainedPlayer,
+    state: &mut Cmaes,
+    incumbent: &Weights,
+    pool: Option<&[Opening]>,
+    round: u32,
+) -> Result<RoundResult, TrainError> {
+    let cc = cfg.cmaes_config();
+    let (generation, sigma) = (state.generation, state.sigma);
+    let zs = draws(cfg, state, round);
+    let openings = round_openings(cfg, pool, round, cc.openings as usize);
+    let seed = derive_seed(cfg.seed, &[stream::GAMES, u64::from(round)]);
+    let (mut games, mut plies, mut tallies) = (0, 0, Vec::new());
+    for z in &zs {
+        let candidate = weights_at(cfg, incumbent, &state.candidate(z));
+        let report = player.head_to_head(cfg.game, &candidate, incumbent, &openings, 0, seed)?;
+        games += report.tally.games.games();
+        plies += report.plies;
+        tallies.push(report.tally.games);
+    }
+    advance(cfg, state, &zs, &tallies);
+    Ok(RoundResult {
+        round,
+        optimizer: Optimizer::Cmaes,
+        select: cfg.select,
+        sigma: 0.0,
+        games,
+        plies,
+        tallies: Vec::new(),
+        champion: 0,
+        reason: Reason::CmaesGeneration,
+        confirm: None,
+        spsa: None,
+        cmaes: Some(CmaesGen {
+            generation,
+            sigma,
+            tallies,
+        }),
+        weights: weights_at(cfg, incumbent, &state.mean),
+    })
+}
+
+/// The strategy after `rounds` (round 0 first), replayed from the
+/// recorded results: `None` when the last round is not a CMA-ES
+/// generation (the next one starts afresh at the incumbent). A
+/// generation that follows another optimiser's round starts afresh at
+/// that round's weights. Every replayed mean must give its row's weights
+/// exactly; otherwise the rows do not follow from `run.toml`, and the
+/// error says which round.
+pub fn replay(cfg: &RunConfig, rounds: &[RoundResult]) -> Result<Option<Cmaes>, String> {
+    let cc = cfg.cmaes_config();
+    let mut state: Option<Cmaes> = None;
+    for pair in rounds.windows(2) {
+        let (prev, r) = (&pair[0], &pair[1]);
+        let Some(g) = &r.cmaes else {
+            state = None;
+            continue;
+        };
+        let s = state.get_or_insert_with(|| start(&cc, &prev.weights));
+        if s.generation != g.generation || s.sigma != g.sigma || g.tallies.len() != s.params.lambda
+        {
+            return Err(format!(
+                "round {}: CMA-ES generation {} with σ {} does not follow from run.toml and the earlier rounds (generation {}, σ {} expected)",
+                r.round, g.generation, g.sigma, s.generation, s.sigma
+            ));
+        }
+        let zs = draws(cfg, s, r.round);
+        advance(cfg, s, &zs, &g.tallies);
+        if weights_at(cfg, &prev.weights, &s.mean) != r.weights {
+            return Err(format!(
+                "round {}: the CMA-ES mean replayed from run.toml and the earlier rounds is not the row's weights",
+                r.round
+            ));
+        }
+    }
+    Ok(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    /// The first generation from m = 0, σ = 0.5, C = I in 2 dimensions
+    /// with λ = 4, against values worked out by hand from the tutorial's
+    /// formulas (μ = 2, w = (0.80416…, 0.19583…)).
+    #[test]
+    fn the_first_generation_matches_the_hand_computed_update() {
+        let mut s = Cmaes::new(vec![0.0, 0.0], 0.5, 4);
+        let p = &s.params;
+        assert!(close(p.weights[0], 0.8041628599327295));
+        assert!(close(p.weights[1], 0.19583714006727054));
+        assert!(close(p.mueff, 1.4597898888525862));
+        assert!(close(p.cs, 0.4089687727837697));
+        assert!(close(p.ds, 1.4089687727837696));
+        assert!(close(p.cc, 0.6340520329526083));
+        assert!(close(p.c1, 0.16194607503446515));
+        assert!(close(p.cmu, 0.016588971631321035));
+        assert!(close(p.chi_n, 1.254272742818995));
+        let v = |a: f64, b: f64| DVector::from_vec(vec![a, b]);
+        let zs = [v(1.0, 0.0), v(0.0, 1.0), v(-1.0, 0.0), v(0.0, -1.0)];
+        // Candidate 1 best, then 0, 3, 2.
+        s.tell(&zs, &[1, 0, 3, 2]);
+        assert!(close(s.mean[0], 0.09791857003363527));
+        assert!(close(s.mean[1], 0.40208142996636476));
+        assert!(close(s.ps[0], 0.19086428063771693));
+        assert!(close(s.ps[1], 0.7837428882177647));
+        assert!(close(s.pc[0], 0.22020124067499805));
+        assert!(close(s.pc[1], 0.9042087695986323));
+        assert!(close(s.cov[(0, 0)], 0.8325662263457576));
+        assert!(close(s.cov[(0, 1)], 0.032244741762700764));
+        assert!(close(s.cov[(1, 0)], 0.03224474176270076));
+        assert!(close(s.cov[(1, 1)], 0.9672112463444336));
+        assert!(close(s.sigma, 0.45079825601536017));
+        assert_eq!(s.generation, 1);
+    }
+
+    /// On a noiseless, ill-scaled quadratic in 16 dimensions (the weights'
+    /// count) the mean reaches the optimum within 1e-6 in a bounded number
+    /// of generations, σ shrinks, and the covariance learns the scaling.
+    #[test]
+    fn it_converges_on_a_noiseless_quadratic() {
+        let n = 16;
+        let target: Vec<f64> = (0..n).map(|i| (i as f64 - 7.5) / 10.0).collect();
+        let scale: Vec<f64> = (0..n).map(|i| 10f64.powf(i as f64 / 15.0)).collect();
+        let f = |x: &DVector<f64>| -> f64 {
+            (0..n).map(|i| scale[i] * (x[i] - target[i]).powi(2)).sum()
+        };
+        let mut s = Cmaes::new(vec![0.0; n], 0.3, 10);
+        let mut rng = Rng::seed_from_u64(5);
+        let mut gens = 0;
+        while (0..n)
+            .map(|i| (s.mean[i] - target[i]).abs())
+            .fold(0.0, f64::max)
+            > 1e-6
+        {
+            let zs = s.draw(&mut rng);
+            let fx: Vec<f64> = zs.iter().map(|z| f(&s.candidate(z))).collect();
+            let mut order: Vec<usize> = (0..zs.len()).collect();
+            order.sort_by(|&a, &b| fx[a].total_cmp(&fx[b]).then(a.cmp(&b)));
+            s.tell(&zs, &order);
+            gens += 1;
+            assert!(gens <= 1500, "not converged after {gens} generations");
+        }
+        assert!(s.sigma < 1e-4, "σ = {}", s.sigma);
+        // The covariance follows the inverse Hessian: the steepest axis
+        // (scale 10) has the smallest variance, the flattest (1) the largest.
+        assert!(s.cov[(n - 1, n - 1)] < s.cov[(0, 0)]);
+        // The same draws give the same run, to the bit.
+        let mut again = Cmaes::new(vec![0.0; n], 0.3, 10);
+        let mut rng = Rng::seed_from_u64(5);
+        for _ in 0..gens {
+            let zs = again.draw(&mut rng);
+            let fx: Vec<f64> = zs.iter().map(|z| f(&again.candidate(z))).collect();
+            let mut order: Vec<usize> = (0..zs.len()).collect();
+            order.sort_by(|&a, &b| fx[a].total_cmp(&fx[b]).then(a.cmp(&b)));
+            again.tell(&zs, &order);
+        }
+        assert_eq!(again, s);
+    }
+
+    #[test]
+    fn the_ranking_is_by_score_then_index() {
+        let t = |w, l| Tally {
+            wins: w,
+            draws: 0,
+            losses: l,
+        };
+        let order = ranking(&[t(5, 5), t(7, 3), t(3, 7), t(6, 2), t(4, 4)]);
+        assert_eq!(order, vec![1, 3, 0, 4, 2]);
+    }
+}

@@ -1,0 +1,57 @@
+//! The CMA-ES settings (`optimizer = "cmaes"`, the `[cmaes]` table of
+//! `run.toml`).
+
+use crate::train::setting::{ensure, Field, Problem};
+use crate::train::TrainError;
+use serde::{Deserialize, Serialize};
+
+/// CMA-ES settings (`--optimizer cmaes`). Each generation samples
+/// `lambda` candidates around the mean in log-weight space with step size
+/// σ (from `sigma` at the start) and the adapted covariance, and plays
+/// each against the mean over the same `openings` openings, both colours.
+///
+/// The whole table is fixed when a run starts: its candidates are columns
+/// of `rounds.csv`, and every generation's state is replayed from them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CmaesConfig {
+    /// The starting step size σ₀ in log-space (0.3: a candidate's weights
+    /// are the mean's times about `e^(±0.3)`).
+    pub sigma: f64,
+    /// Candidates per generation (λ); the best half (μ = ⌊λ/2⌋) moves the
+    /// mean.
+    pub lambda: u32,
+    /// Openings each candidate plays against the mean, each with both
+    /// colours; every candidate of a generation plays the same ones.
+    pub openings: u32,
+}
+
+impl CmaesConfig {
+    /// Defaults: σ₀ = 0.3, 10 candidates, 1000 openings (100 on small
+    /// boards), as the outside CMA-ES of `docs/training.md` used.
+    pub fn defaults(small: bool) -> CmaesConfig {
+        CmaesConfig {
+            sigma: 0.3,
+            lambda: 10,
+            openings: if small { 100 } else { 1000 },
+        }
+    }
+
+    /// Checks the settings; errors name the setting.
+    pub fn validate(&self) -> Result<(), TrainError> {
+        ensure(
+            Field::CmaesSigma,
+            self.sigma.is_finite() && self.sigma > 0.0 && self.sigma <= 5.0,
+            || {
+                Problem::value(
+                    self.sigma,
+                    "sigma must be above 0 and at most 5 (a log-space step)",
+                )
+            },
+        )?;
+        ensure(Field::CmaesLambda, (2..=64).contains(&self.lambda), || {
+            Problem::value(self.lambda, "lambda must be from 2 to 64 candidates")
+        })?;
+        ensure(Field::CmaesOpenings, self.openings >= 1, || Problem::Zero)
+    }
+}

@@ -1,0 +1,361 @@
+//! The CMA-ES optimiser (`--optimizer cmaes`): determinism across thread
+//! counts, resume (in the library and after a kill) equal to an
+//! uninterrupted run, the recorded generations, plots, the game budget,
+//! and clear errors for bad settings.
+
+use crate::common::{mnk, read, train_cli};
+use mnk::eval::Weights;
+use mnk::game::Rules;
+use mnk::train::{CmaesConfig, NoObserver, Optimizer, Reason, RunConfig, TrainError, Trainer};
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+fn rules() -> Rules {
+    "7x7x4".parse().unwrap()
+}
+
+fn config(name: &str, generations: u32) -> RunConfig {
+    let mut c = RunConfig::cmaes_defaults(rules());
+    c.name = name.into();
+    c.start = "flat".into();
+    c.rounds = generations;
+    c.seed = 13;
+    c.check_every = 4;
+    c.check_openings = 20;
+    c.cmaes = Some(CmaesConfig {
+        sigma: 0.4,
+        lambda: 6,
+        openings: 12,
+    });
+    c
+}
+
+fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+const FILES: [&str; 5] = [
+    "run.toml",
+    "rounds.csv",
+    "checks.csv",
+    "weights/best.toml",
+    "weights/round-0010.toml",
+];
+
+fn files(dir: &Path, name: &str) -> Vec<String> {
+    FILES
+        .iter()
+        .map(|f| {
+            read(dir.join(f))
+                .replace(&format!("run {name}:"), "run NAME:")
+                .replace(&format!("name = \"{name}\""), "name = NAME")
+        })
+        .collect()
+}
+
+#[test]
+fn cmaes_is_identical_with_1_and_2_threads_and_records_its_generations() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut runs = Vec::new();
+    for threads in [1, 2] {
+        let name = format!("t{threads}");
+        let t = in_pool(threads, || {
+            let mut t =
+                Trainer::create(config(&name, 10), Weights::flat(rules()), tmp.path(), false)
+                    .unwrap();
+            t.run(&mut NoObserver).unwrap();
+            t
+        });
+        runs.push((files(t.dir().path(), &name), t));
+    }
+    assert_eq!(runs[0].0, runs[1].0, "files differ between 1 and 2 threads");
+
+    let t = &runs[0].1;
+    let rows = t.rounds();
+    assert_eq!(rows.len(), 11);
+    assert_eq!(rows[0].reason, Reason::Start);
+    let mut sigmas = Vec::new();
+    for (g, r) in rows[1..].iter().enumerate() {
+        let c = r.cmaes.as_ref().expect("every round is a generation");
+        assert_eq!(r.optimizer, Optimizer::Cmaes);
+        assert_eq!(r.reason, Reason::CmaesGeneration);
+        assert_eq!(c.generation, g as u32);
+        assert_eq!(c.tallies.len(), 6);
+        assert!(c.tallies.iter().all(|t| t.games() == 24));
+        assert_eq!(r.games, 6 * 24);
+        assert!(!r.adopted());
+        sigmas.push(c.sigma);
+    }
+    assert_eq!(sigmas[0], 0.4, "generation 0 draws with σ₀");
+    assert!(sigmas.windows(2).any(|w| w[0] != w[1]), "σ never adapted");
+    assert_ne!(rows[10].weights, rows[0].weights, "the mean never moved");
+    assert_eq!(t.games_played(), 10 * 6 * 24);
+
+    // rounds.csv reads back to the same rounds (the parser checks every
+    // candidate's counts and the generation numbers).
+    let back = mnk::train::parse_rounds(
+        &read(t.dir().rounds_csv()),
+        &t.dir().rounds_csv(),
+        t.config(),
+    )
+    .unwrap();
+    assert_eq!(back, rows);
+
+    // The plots: the weights (the mean's trajectory), σ and the
+    // candidates, the checks; no round-robin score chart.
+    let out = mnk::plot::plot_run(t.dir().path()).unwrap();
+    let names: Vec<String> = out
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    for n in ["weights.png", "cmaes.png", "cmaes.svg", "checks.png"] {
+        assert!(names.iter().any(|m| m == n), "{n} missing from {names:?}");
+    }
+    assert!(!names.iter().any(|m| m == "score.png"), "{names:?}");
+}
+
+#[test]
+fn a_resumed_cmaes_run_equals_an_uninterrupted_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut whole = Trainer::create(
+        config("whole", 10),
+        Weights::flat(rules()),
+        tmp.path(),
+        false,
+    )
+    .unwrap();
+    whole.run(&mut NoObserver).unwrap();
+
+    // Interrupted twice; each time the state is replayed from the folder.
+    let mut t =
+        Trainer::create(config("cut", 10), Weights::flat(rules()), tmp.path(), false).unwrap();
+    t.run_rounds(4, &mut NoObserver).unwrap();
+    let dir = t.dir().path().to_path_buf();
+    drop(t);
+    let mut t = Trainer::resume(&dir).unwrap();
+    assert_eq!(t.next_round(), 4);
+    t.run_rounds(3, &mut NoObserver).unwrap();
+    drop(t);
+    let mut t = Trainer::resume(&dir).unwrap();
+    t.run(&mut NoObserver).unwrap();
+    assert!(t.is_finished());
+    assert_eq!(
+        files(whole.dir().path(), "whole"),
+        files(&dir, "cut"),
+        "the resumed run differs"
+    );
+    drop(t);
+
+    // A row whose candidates were edited no longer replays to its weights:
+    // refused, naming rounds.csv and the round.
+    let csv = read(dir.join("rounds.csv"));
+    let mut lines: Vec<String> = csv.lines().map(String::from).collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let col = |n: String| header.iter().position(|h| *h == n).unwrap();
+    let mut row: Vec<String> = lines[3].split(',').map(String::from).collect();
+    // Swap a candidate's wins and losses: the counts still add up, the
+    // ranking does not.
+    let k = (1..=6)
+        .find(|k| row[col(format!("cmaes_c{k}_wins"))] != row[col(format!("cmaes_c{k}_losses"))])
+        .expect("a candidate that did not score 0");
+    let (w, l, s) = (
+        col(format!("cmaes_c{k}_wins")),
+        col(format!("cmaes_c{k}_losses")),
+        col(format!("cmaes_c{k}_score")),
+    );
+    row.swap(w, l);
+    row[s] = (row[w].parse::<i64>().unwrap() - row[l].parse::<i64>().unwrap()).to_string();
+    assert_ne!(lines[3], row.join(","), "the edit changed nothing");
+    lines[3] = row.join(",");
+    std::fs::write(dir.join("rounds.csv"), lines.join("\n") + "\n").unwrap();
+    let resumed = Trainer::resume(&dir).and_then(|mut t| {
+        t.reconfigure(
+            RunConfig {
+                rounds: 12,
+                ..t.config().clone()
+            },
+            false,
+        )?;
+        t.run(&mut NoObserver)
+    });
+    let e = resumed.expect_err("an edited generation was replayed");
+    let text = e.to_string();
+    assert!(
+        text.contains("rounds.csv") && text.contains("round 2"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_killed_cmaes_run_resumes_to_the_same_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = tmp.path();
+    let args = |name: &str| -> Vec<String> {
+        [
+            "train",
+            "-g",
+            "7x7x4",
+            "--optimizer",
+            "cmaes",
+            "--start",
+            "flat",
+            "--rounds",
+            "150",
+            "--cmaes-lambda",
+            "6",
+            "--cmaes-openings",
+            "40",
+            "--check-every",
+            "50",
+            "--check-openings",
+            "20",
+            "--verdict-openings",
+            "0",
+            "--no-plots",
+            "--seed",
+            "4",
+            "--name",
+            name,
+            "--runs-dir",
+            runs.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let out = mnk().args(args("whole")).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut child = mnk()
+        .args(args("killed"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let rounds = runs.join("killed/rounds.csv");
+    let t0 = Instant::now();
+    while std::fs::read_to_string(&rounds).map_or(0, |t| t.lines().count()) < 5 {
+        assert!(t0.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let done = read(&rounds).lines().count() - 1;
+    assert!(done < 151, "the run finished before it was killed");
+    let out = mnk()
+        .args([
+            "train".to_string(),
+            format!("--resume={}", runs.join("killed").display()),
+            "--verdict-openings=0".into(),
+            "--no-plots".into(),
+            "--threads=1".into(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for f in ["rounds.csv", "checks.csv", "weights/best.toml"] {
+        let whole = read(runs.join("whole").join(f));
+        let resumed = read(runs.join("killed").join(f)).replace("run killed", "run whole");
+        assert_eq!(whole, resumed, "{f} differs after resume");
+    }
+}
+
+#[test]
+fn the_game_budget_stops_a_cmaes_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cfg = config("budget", 100);
+    cfg.max_games = 500; // 144 games a generation: stops after 4 (576)
+    cfg.check_every = 0;
+    let mut t = Trainer::create(cfg, Weights::flat(rules()), tmp.path(), false).unwrap();
+    t.run(&mut NoObserver).unwrap();
+    assert_eq!(t.next_round(), 5);
+    assert_eq!(t.games_played(), 576);
+}
+
+#[test]
+fn bad_cmaes_settings_are_refused_naming_the_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = "--optimizer=cmaes";
+    for (extra, want) in [
+        (&[o, "--cmaes-sigma=0"][..], "--cmaes-sigma"),
+        (&[o, "--cmaes-sigma=-1"][..], "--cmaes-sigma"),
+        (&[o, "--cmaes-sigma=nan"][..], "--cmaes-sigma"),
+        (&[o, "--cmaes-sigma=6"][..], "--cmaes-sigma"),
+        (&[o, "--cmaes-lambda=1"][..], "--cmaes-lambda"),
+        (&[o, "--cmaes-lambda=65"][..], "--cmaes-lambda"),
+        (&[o, "--cmaes-openings=0"][..], "--cmaes-openings"),
+        (&[o, "--sigma=0.2"][..], "--cmaes-sigma (step size)"),
+        (&[o, "--challengers=3"][..], "--cmaes-lambda (candidates)"),
+        (
+            &["--cmaes-lambda=8"][..],
+            "--cmaes-lambda applies to --optimizer cmaes",
+        ),
+        (&[o, "--select=confirm"][..], "CMA-ES has no selection"),
+        (&["--optimizer=adam"][..], "expected random, spsa or cmaes"),
+    ] {
+        let args: Vec<&str> = ["--rounds=2"].iter().chain(extra).copied().collect();
+        let (code, err) = train_cli(tmp.path(), &args);
+        assert!(code == Some(1) || code == Some(2), "{extra:?}: {err}");
+        assert!(err.contains(want), "{extra:?}: wanted {want:?} in {err}");
+        assert!(!err.contains("panicked"), "{extra:?}: {err}");
+    }
+
+    // Through the library: the error names the run.toml key.
+    let mut cfg = config("lib", 3);
+    cfg.cmaes.as_mut().unwrap().lambda = 1;
+    let e = Trainer::create(cfg, Weights::flat(rules()), tmp.path(), false)
+        .err()
+        .unwrap();
+    assert!(
+        matches!(e, TrainError::Config { ref field, .. } if field == "cmaes.lambda"),
+        "{e}"
+    );
+    let mut cfg = config("lib", 3);
+    cfg.cmaes = None;
+    let e = Trainer::create(cfg, Weights::flat(rules()), tmp.path(), false)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("[cmaes] table"), "{e}");
+
+    // A run's [cmaes] table is fixed: an edited run.toml is refused
+    // (its fingerprint), and a random-search run cannot switch to CMA-ES
+    // even when forced.
+    let (code, err) = train_cli(tmp.path(), &["--rounds=2", o, "--name=toml"]);
+    assert_eq!(code, Some(0), "{err}");
+    let dir = tmp.path().join("toml");
+    let toml = read(dir.join("run.toml"));
+    assert!(
+        toml.contains("[cmaes]") && toml.contains("optimizer = \"cmaes\""),
+        "{toml}"
+    );
+    std::fs::write(
+        dir.join("run.toml"),
+        toml.replace("lambda = 10", "lambda = 0"),
+    )
+    .unwrap();
+    let e = Trainer::resume(&dir).err().unwrap();
+    assert!(
+        e.to_string().contains("run.toml") && e.to_string().contains("cmaes.lambda"),
+        "{e}"
+    );
+    let (code, err) = train_cli(tmp.path(), &["--rounds=2", "--name=plain"]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err) =
+        crate::common::resume_cli(&tmp.path().join("plain"), &["--rounds=3", o, "--force"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("cmaes") && err.contains("start a new run"),
+        "{err}"
+    );
+}
