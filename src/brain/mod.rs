@@ -96,6 +96,7 @@ mod tests {
             weights: shipped_weights(Rules::GOMOKU),
             depth: 4,
             width: 9,
+            late: 16,
             verbose: false,
             seed: 1,
             default_turn: 200,

@@ -26,6 +26,10 @@ pub struct Settings {
     pub depth: u32,
     /// Candidate moves per node.
     pub width: usize,
+    /// Further moves where every candidate lost ([`SearchLimits::late`]).
+    ///
+    /// [`SearchLimits::late`]: crate::players::SearchLimits::late
+    pub late: usize,
     /// Print a `MESSAGE` with depth, nodes and evaluation after each search.
     pub verbose: bool,
     /// Seed of the tie-breaking generator, re-seeded for every game.

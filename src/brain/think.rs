@@ -37,6 +37,7 @@ impl Brain {
         SearchLimits {
             depth: 1,
             width: self.settings.width,
+            late: self.settings.late,
             nodes: None,
             time: None,
             tt_bits: timing::tt_bits(self.max_memory, self.clock.turn_limit()),

@@ -37,6 +37,11 @@ pub struct Args {
     #[arg(long, default_value_t = 9, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=64))]
     pub width: u64,
+    /// Further moves searched at a node where every one of the width's
+    /// candidates lost (0: none).
+    #[arg(long, default_value_t = 16, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(0..=676))]
+    pub late: u64,
     /// Turn limit assumed until the manager sends INFO timeout_turn.
     #[arg(long, default_value_t = 2000, value_name = "MS")]
     pub default_turn: u64,
@@ -56,6 +61,7 @@ impl Args {
             weights,
             depth: self.depth,
             width: self.width as usize,
+            late: self.late as usize,
             verbose: self.verbose,
             seed: self.seed,
             default_turn: self.default_turn,

@@ -89,6 +89,7 @@ impl TrainedPlayer {
             depth,
             tt_bits,
             width: base.width,
+            late: base.late,
             nodes: base.nodes,
             ..SearchLimits::default()
         }

@@ -7,7 +7,7 @@
 //! agree.
 
 use crate::common::strategies::{rules_of, weights_from};
-use mnk::eval::{Evaluator, Lines, Weights};
+use mnk::eval::{Evaluator, Lines, Shape, Threat, Weights};
 use mnk::game::{Board, Color, Rules};
 use proptest::prelude::*;
 
@@ -190,4 +190,79 @@ fn a_scored_move_on_an_unscored_one_is_refused() {
     let mut e = Evaluator::new(Weights::default_for(Rules::GOMOKU));
     e.play_unscored("h8".parse().unwrap(), Color::Black, 0);
     e.play("h9".parse().unwrap(), Color::White, 1);
+}
+
+/// The threat cells by a plain scan of the shapes: the empty cells where a
+/// `color` stone makes `kind`.
+fn threat_cells_by_scan(lines: &Lines, board: &Board, color: Color, kind: Threat) -> Vec<usize> {
+    (0..board.rules().cells())
+        .filter(|&c| board.cells()[c].is_empty())
+        .filter(|&c| {
+            let shapes = lines.shapes_at_cell(c, color);
+            let fours = shapes
+                .iter()
+                .filter(|&&s| matches!(s, Shape::OpenIn1 | Shape::ClosedIn1))
+                .count();
+            match kind {
+                Threat::Win => shapes.contains(&Shape::Win),
+                Threat::Four => fours > 0,
+                Threat::WinInTwo => shapes.contains(&Shape::OpenIn1) || fours >= 2,
+            }
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The threat cells kept as stones are played and taken back (scored
+    /// or not, and after a reset) are exactly those a scan of the shapes
+    /// finds, for both colours and every kind.
+    #[test]
+    fn threat_cells_are_kept_exactly(
+        (rules, steps, unscored) in rules().prop_flat_map(|r| (Just(r), steps(), any::<bool>()))
+    ) {
+        let w = Weights::default_for(rules);
+        let mut e = Evaluator::new(w);
+        let mut board = Board::new(rules);
+        let check = |e: &Evaluator, board: &Board| -> Result<(), TestCaseError> {
+            for color in [Color::Black, Color::White] {
+                for kind in [Threat::Win, Threat::WinInTwo, Threat::Four] {
+                    let kept: Vec<usize> = e.lines().threat_cells(color, kind).collect();
+                    prop_assert_eq!(&kept, &threat_cells_by_scan(e.lines(), board, color, kind), "{:?} {:?}", color, kind);
+                    prop_assert_eq!(e.lines().has_threat_cell(color, kind), !kept.is_empty());
+                }
+            }
+            Ok(())
+        };
+        for step in steps {
+            match step {
+                Some(i) if !board.is_over() => {
+                    let empty: Vec<usize> = (0..rules.cells()).filter(|&c| board.cells()[c].is_empty()).collect();
+                    let m = rules.move_at(empty[i % empty.len()]);
+                    let (color, hash) = (board.to_move(), board.hash());
+                    if unscored {
+                        // A leaf's move, taken back at once.
+                        e.play_unscored(m, color, hash);
+                        let mut leaf = board.clone();
+                        leaf.play(m).unwrap();
+                        check(&e, &leaf)?;
+                        e.undo();
+                    }
+                    e.play(m, color, hash);
+                    board.play(m).unwrap();
+                }
+                Some(_) => {}
+                None => {
+                    if board.ply() > 0 {
+                        board.undo();
+                        e.undo();
+                    }
+                }
+            }
+            check(&e, &board)?;
+        }
+        e.reset();
+        check(&e, &Board::new(rules))?;
+    }
 }

@@ -162,13 +162,15 @@ fn spec() -> impl Strategy<Value = PlayerSpec> {
     let limits = (
         1u32..=64,
         1usize..=676,
+        0usize..=676,
         prop::option::of(1u64..u64::MAX),
         prop::option::of(0u64..10_000_000),
         4u32..=SearchLimits::MAX_TT_BITS,
     )
-        .prop_map(|(depth, width, nodes, time, tt_bits)| SearchLimits {
+        .prop_map(|(depth, width, late, nodes, time, tt_bits)| SearchLimits {
             depth,
             width,
+            late,
             nodes,
             time: time.map(Duration::from_millis),
             tt_bits,
@@ -532,6 +534,7 @@ proptest! {
             weights: shipped_weights(Rules::GOMOKU),
             depth: 2,
             width: 4,
+            late: 16,
             verbose: true,
             seed: 1,
             default_turn: 0,
@@ -588,6 +591,7 @@ fn brain_names_bytes_that_are_not_utf8() {
         weights: shipped_weights(Rules::GOMOKU),
         depth: 2,
         width: 4,
+        late: 16,
         verbose: false,
         seed: 1,
         default_turn: 0,

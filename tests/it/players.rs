@@ -5,8 +5,9 @@
 use mnk::arena::{game_rng, random_openings, MatchPlan, OpeningStyle};
 use mnk::eval::shipped_weights;
 use mnk::game::{Board, Move, Rules};
-use mnk::players::{Greedy, Player, PlayerSpec, RandomPlayer, Search, SearchLimits};
+use mnk::players::{Greedy, Player, PlayerKind, PlayerSpec, RandomPlayer, Search, SearchLimits};
 use proptest::prelude::*;
+use std::time::Duration;
 
 fn board(rules: Rules, moves: &[&str]) -> Board {
     let ms: Vec<Move> = moves.iter().map(|m| m.parse().unwrap()).collect();
@@ -110,6 +111,30 @@ fn matches_do_not_depend_on_thread_count() {
 }
 
 #[test]
+fn hard_is_the_timed_engine_and_search_the_depth_limited_one() {
+    let limits = |spec: &str| match spec.parse::<PlayerSpec>().unwrap().kind {
+        PlayerKind::Search(l) => l,
+        other => panic!("{spec}: {other:?}"),
+    };
+    let hard = limits("hard");
+    assert_eq!(hard.time, Some(Duration::from_millis(1000)));
+    assert_eq!(hard.depth, SearchLimits::MAX_DEPTH);
+    assert_eq!(
+        limits("hard:time=250").time,
+        Some(Duration::from_millis(250))
+    );
+    let search = limits("search");
+    assert_eq!((search.depth, search.time), (4, None));
+    assert_eq!(limits("search:late=0").late, 0);
+    assert_eq!(search.late, 16);
+    // A spec that sets late to its default does not write it back.
+    let s: PlayerSpec = "search:depth=3,late=16".parse().unwrap();
+    assert_eq!(s.to_string(), "search:depth=3,width=9");
+    let s: PlayerSpec = "search:depth=3,late=4".parse().unwrap();
+    assert_eq!(s.to_string(), "search:depth=3,width=9,late=4");
+}
+
+#[test]
 fn bad_specs_are_refused_with_the_field_named() {
     for (spec, needle) in [
         ("gready", "unknown player"),
@@ -121,6 +146,8 @@ fn bad_specs_are_refused_with_the_field_named() {
         ("random:depth=3", "depth"),
         ("search:tt=99", "tt"),
         ("search:tt=3", "tt"),
+        ("search:late=677", "late"),
+        ("search:depth=65", "depth"),
     ] {
         let e = spec.parse::<PlayerSpec>().unwrap_err().to_string();
         assert!(e.contains(needle), "{spec}: {e}");

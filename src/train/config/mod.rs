@@ -137,7 +137,7 @@ pub struct RunConfig {
     /// boards.
     pub check_openings: u32,
     /// The player of the large-board checks and the closing verdict, such
-    /// as `search:depth=4` (the player `play --ai hard` uses) for a run
+    /// as `search:depth=4` (the search player's default depth) for a run
     /// that trains at depth 2; absent: the trained player.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check_player: Option<String>,

@@ -20,6 +20,7 @@
 use super::geometry::Geometry;
 use super::shape::{LineClassifier, PairIndex, Pairs, Shape};
 use super::sheet::Sheets;
+use super::threat_cells::{Threat, ThreatCells};
 use super::weights::Weights;
 use crate::game::{self, Board, Color, Move, Rules};
 use std::sync::Arc;
@@ -62,7 +63,11 @@ pub struct Lines {
     /// unless windows exceed 32 cells (k ≥ 17).
     high: Vec<[u64; 4]>,
     counts: ShapeCounts,
-    /// Whether `counts` is kept up to date (a fifth of each update).
+    /// The empty cells where each side makes a win, a win in two or a
+    /// four, kept with the counts.
+    threats: ThreatCells,
+    /// Whether `counts` and `threats` are kept up to date (a fifth of each
+    /// update).
     track_counts: bool,
     /// (cell, colour state, board hash before the move) per move applied;
     /// the state has [`UNSCORED`] set for a move played without sheets.
@@ -92,6 +97,7 @@ struct Cell {
 struct Blank {
     cells: Vec<Cell>,
     high: Vec<[u64; 4]>,
+    threats: ThreatCells,
 }
 
 /// The game and the position's length: the arrays are too large to print
@@ -128,11 +134,14 @@ impl Lines {
         } else {
             Vec::new()
         };
+        let threats = ThreatCells::new(cells.iter().map(|c| &c.pairs));
         Lines {
             blank: Arc::new(Blank {
                 cells: cells.clone(),
                 high: high.clone(),
+                threats: threats.clone(),
             }),
+            threats,
             geo,
             classifier,
             cells,
@@ -175,6 +184,7 @@ impl Lines {
         self.unscored = 0;
         self.cells.copy_from_slice(&self.blank.cells);
         self.high.copy_from_slice(&self.blank.high);
+        self.threats.clone_from(&self.blank.threats);
         // The empty board has no stones to count.
         self.counts = [[0; Shape::NUM]; 3];
         sheets.reset();
@@ -255,7 +265,7 @@ impl Lines {
     /// to the sheets.
     #[inline(always)]
     fn set_cell(&mut self, cell: usize, state: game::Cell, sheets: Option<&mut Sheets>) {
-        let (geo, counts) = (&*self.geo, &mut self.counts);
+        let (geo, counts) = (&*self.geo, (&mut self.counts, &mut self.threats));
         let cells = (&mut self.cells[..], &mut self.high[..]);
         let at = (cell, state);
         // One dispatch per move, so the per-cell loop is specialised for
@@ -295,6 +305,8 @@ impl Lines {
         use std::mem::size_of;
         (self.cells.capacity() + self.blank.cells.capacity()) * size_of::<Cell>()
             + (self.high.capacity() + self.blank.high.capacity()) * size_of::<[u64; 4]>()
+            + self.threats.heap_bytes()
+            + self.blank.threats.heap_bytes()
             + self.history.capacity() * size_of::<(u16, u8, u64)>()
     }
 
@@ -360,6 +372,32 @@ impl Lines {
         self.with_counts(|c| c[game::Cell::from(color) as usize][s as usize])
     }
 
+    /// The empty cells where a `color` stone makes `kind`, in cell order,
+    /// kept as stones are played (not scanned).
+    ///
+    /// # Panics
+    /// On a `Lines` made by [`Lines::without_counts`], which does not keep
+    /// them.
+    #[inline]
+    pub fn threat_cells(&self, color: Color, kind: Threat) -> impl Iterator<Item = usize> + '_ {
+        assert!(
+            self.track_counts,
+            "threat cells of lines kept without counts"
+        );
+        self.threats.cells(color, kind)
+    }
+
+    /// Whether some empty cell makes `kind` for `color` (see
+    /// [`Lines::threat_cells`]).
+    #[inline]
+    pub fn has_threat_cell(&self, color: Color, kind: Threat) -> bool {
+        assert!(
+            self.track_counts,
+            "threat cells of lines kept without counts"
+        );
+        self.threats.any(color, kind)
+    }
+
     /// Whether `color` has a stone with a (k−1) shape: it could win at once.
     #[inline]
     pub fn can_win_now(&self, color: Color) -> bool {
@@ -386,7 +424,7 @@ pub(crate) fn shape_for(state: usize, pair: PairIndex) -> usize {
 fn update<const COUNT: bool, const WIDE: bool>(
     geo: &Geometry,
     (cells, high): (&mut [Cell], &mut [[u64; 4]]),
-    counts: &mut ShapeCounts,
+    (counts, threats): (&mut ShapeCounts, &mut ThreatCells),
     (cell, state): (usize, game::Cell),
     mut sheets: Option<&mut Sheets>,
     mut classify: impl FnMut([u64; 2]) -> PairIndex,
@@ -408,6 +446,9 @@ fn update<const COUNT: bool, const WIDE: bool>(
         }
     }
     me.state = state;
+    if COUNT {
+        threats.mark(cell, state.is_empty());
+    }
     if let Some(s) = sheets.as_deref_mut() {
         s.apply(cell, &me.pairs, state);
     }
@@ -441,6 +482,9 @@ fn update<const COUNT: bool, const WIDE: bool>(
         if COUNT && !c.state.is_empty() {
             counts[qs][shape_for(qs, old)] -= 1;
             counts[qs][shape_for(qs, new)] += 1;
+        }
+        if COUNT {
+            threats.change(q, old, new, c.state.is_empty());
         }
         // Occupied cells too: −∞ either way, and no branch to mispredict.
         if let Some(s) = sheets.as_deref_mut() {

@@ -11,12 +11,15 @@ mod geometry;
 mod lines;
 pub mod shape;
 mod sheet;
+mod threat_cells;
 mod weights;
 
 pub use evaluator::{Evaluator, LOSS, WIN};
 pub use lines::Lines;
 pub use shape::{Shape, SHAPES, WEIGHTED};
 pub use sheet::Sheets;
+pub use threat_cells::Threat;
+pub(crate) use threat_cells::COUNTS;
 pub use weights::{
     shipped_search_weights, shipped_weights, GroupScale, TxtExport, TxtGroup, TxtImport, Weights,
     WeightsError, MAX_WEIGHT, TXT_DIGITS,

@@ -42,9 +42,9 @@ use super::tt::{
     CHECKED_TABLE_BYTES, MATE_BOUND, NO_MOVE, UNPROVEN_SHIFT,
 };
 use super::{Player, PlayerError, Rng};
-use crate::eval::{Evaluator, Shape, Weights, WIN};
-use crate::game::{Board, Cell, Color, Move, Outcome};
-use crate::threats::{Defences, ThreatSearch};
+use crate::eval::{Evaluator, Threat, Weights, WIN};
+use crate::game::{Board, Color, Move, Outcome};
+use crate::threats::ThreatSearch;
 use candidates::{groups, Remembered};
 use rand::Rng as _;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,17 +53,26 @@ use std::time::{Duration, Instant};
 
 mod candidates;
 mod params;
+mod picker;
 mod proofs;
+mod root;
+#[cfg(test)]
+mod tests;
 
-use proofs::NodeMoves;
+use picker::{Defence, NodeMoves, Picker};
+use root::Root;
 
 /// When to stop searching.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchLimits {
     /// Maximum depth in plies (iterative deepening goes 1, 2, …, depth).
     pub depth: u32,
-    /// Candidate moves per node (the best by static score).
+    /// Candidate moves per node (the best by static score; moves that
+    /// answer a threat are never cut).
     pub width: usize,
+    /// Further moves by static score searched at a node where every one of
+    /// the `width` candidates lost (0: none), at reduced depth first.
+    pub late: usize,
     /// Stop after about this many nodes (the last full iteration counts).
     pub nodes: Option<u64>,
     /// Stop after about this long.
@@ -74,6 +83,25 @@ pub struct SearchLimits {
 }
 
 impl SearchLimits {
+    /// The limits of `hard`, the player people face in `mnk play` and
+    /// `mnk serve`: the full engine as `mnk brain` plays it, deepening
+    /// until [`SearchLimits::HARD_TIME`] a move (so the root's VCT runs
+    /// too). Not reproducible from run to run; training uses depth limits.
+    pub fn hard() -> SearchLimits {
+        SearchLimits {
+            depth: Self::MAX_DEPTH,
+            time: Some(Self::HARD_TIME),
+            ..SearchLimits::default()
+        }
+    }
+
+    /// `hard`'s time a move: about what a person waits for a reply
+    /// without noticing, and enough for depth 8 to 10 in the middle game.
+    pub const HARD_TIME: Duration = Duration::from_millis(1000);
+
+    /// The deepest search a spec may ask for.
+    pub const MAX_DEPTH: u32 = 64;
+
     /// The smallest table: 2^4 entries.
     pub const MIN_TT_BITS: u32 = 4;
     /// The largest table: 2^26 entries, 1.5 GiB per player. A depth-4
@@ -88,6 +116,7 @@ impl Default for SearchLimits {
         SearchLimits {
             depth: 4,
             width: 9,
+            late: 16,
             nodes: None,
             time: None,
             tt_bits: 16,
@@ -150,8 +179,8 @@ pub struct Search {
     /// Set by another thread to cut the search short ([`Player::set_stop`]).
     stop: Option<Arc<AtomicBool>>,
     info: SearchInfo,
-    /// Per-ply candidate buffers, reused so the search does not allocate.
-    buffers: Vec<Vec<(f64, u16)>>,
+    /// The move picker's buffers.
+    picker: Picker,
     /// Cells from the centre outwards: among equal static scores the more
     /// central cells become candidates (on an empty board, the centre
     /// rather than the first row).
@@ -165,23 +194,12 @@ pub struct Search {
     cell_moves: Vec<Move>,
     /// Candidate lists of positions met before ([`Search::candidates`]).
     remembered: Remembered,
-    /// Root buffers, reused from move to move: the root candidates, their
-    /// shuffle keys, and the root order the iterations search.
-    root: Vec<(f64, u16)>,
-    keyed: Vec<(f64, u64, u16)>,
-    order: Vec<u16>,
-    /// Whether the root order holds every move that can hold (so a loss
-    /// against all of them is proven).
-    root_complete: bool,
+    /// The root's moves, their order and what the threat searches said.
+    root: Root,
     /// Threat searches at the root.
     threats: ThreatSearch,
     /// Nodes the root's threat searches may still use (a node limit).
     threat_left: u64,
-    /// The replies that can stop a threat, for proving losses.
-    defences: Defences,
-    /// Those replies at the nodes of the current path, one list above the
-    /// other.
-    extra: Vec<u16>,
 }
 
 /// The name, limits, table and last result: the search's buffers and
@@ -237,20 +255,15 @@ impl Search {
             stopped: false,
             stop: None,
             info: SearchInfo::default(),
-            buffers: Vec::new(),
+            picker: Picker::new(rules),
             groups,
             cell_moves: (0..rules.cells()).map(|i| rules.move_at(i)).collect(),
             centre_out,
             rank,
             remembered,
-            root: Vec::new(),
-            keyed: Vec::new(),
-            order: Vec::new(),
-            root_complete: false,
+            root: Root::default(),
             threats: ThreatSearch::new(rules, params::THREAT_TABLE_BITS),
             threat_left: 0,
-            defences: Defences::new(rules),
-            extra: Vec::with_capacity(16 * rules.cells()),
         }
     }
 
@@ -289,26 +302,16 @@ impl Search {
     /// counted).
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
-        let buffers: usize = self
-            .buffers
-            .iter()
-            .map(|b| b.capacity() * size_of::<(f64, u16)>())
-            .sum::<usize>()
-            + self.buffers.capacity() * size_of::<Vec<(f64, u16)>>();
         self.tt.heap_bytes()
             + self.eval.heap_bytes()
             + self.board.heap_bytes()
             + self.remembered.heap_bytes()
-            + buffers
+            + self.picker.heap_bytes()
+            + self.root.heap_bytes()
             + (self.centre_out.capacity() + self.rank.capacity()) * size_of::<u16>()
             + self.cell_moves.capacity() * size_of::<Move>()
-            + self.root.capacity() * size_of::<(f64, u16)>()
-            + self.keyed.capacity() * size_of::<(f64, u64, u16)>()
-            + self.order.capacity() * size_of::<u16>()
             + self.name.capacity()
             + self.threats.heap_bytes()
-            + self.defences.heap_bytes()
-            + self.extra.capacity() * size_of::<u16>()
     }
 
     /// Empties the transposition table (by starting a new generation of
@@ -368,46 +371,17 @@ impl Search {
     }
 
     /// The cells where `color` would complete a win, in cell order, up to
-    /// `max`.
-    ///
-    /// Only the empty neighbours of `color`'s stones that could win at once
-    /// are looked at, not every cell: a winning cell's line of k (k ≥ 2)
-    /// holds the stone next to it in that direction, and that stone then
-    /// has an empty cell completing a win through it, which is what a (k−1)
-    /// shape is (or a win, on a board already won). So every winning cell
-    /// is found, and each is confirmed by its own shapes.
+    /// `max`: kept by the evaluator's lines as stones are played
+    /// ([`crate::eval::Lines::threat_cells`]), not scanned.
     fn win_cells(&self, color: Color, out: &mut Vec<(f64, u16)>, max: usize) {
         out.clear();
-        let rules = *self.board.rules();
-        let cells = self.board.cells();
-        let is_win = |i: usize| cells[i].is_empty() && self.eval.lines().wins_at_cell(i, color);
-        // A winning cell's line holds a stone of `color` next to it (k ≥ 3),
-        // and that stone is one move from a win: look only beside those.
-        let own = Cell::from(color);
-        let (w, h) = (rules.width as i32, rules.height as i32);
-        for m in self.board.moves() {
-            if cells[rules.index(m)] != own
-                || !self
-                    .eval
-                    .shapes_at(m, color)
-                    .iter()
-                    .any(|s| matches!(s, Shape::Win | Shape::OpenIn1 | Shape::ClosedIn1))
-            {
-                continue;
-            }
-            for (dx, dy) in NEIGHBOURS {
-                let (x, y) = (m.x as i32 + dx, m.y as i32 + dy);
-                if x < 0 || y < 0 || x >= w || y >= h {
-                    continue;
-                }
-                let i = (y * w + x) as usize;
-                if is_win(i) && !out.iter().any(|&(_, c)| c as usize == i) {
-                    out.push((0.0, i as u16));
-                }
-            }
-        }
-        out.sort_unstable_by_key(|&(_, c)| c);
-        out.truncate(max);
+        out.extend(
+            self.eval
+                .lines()
+                .threat_cells(color, Threat::Win)
+                .take(max)
+                .map(|c| (0.0, c as u16)),
+        );
     }
 
     /// Plays `cell` for the side to move; `probed` when the child will be
@@ -439,13 +413,6 @@ impl Search {
     fn undo(&mut self) {
         self.board.undo();
         self.eval.undo();
-    }
-
-    fn take_buffer(&mut self, ply: usize) -> Vec<(f64, u16)> {
-        if self.buffers.len() <= ply {
-            self.buffers.resize_with(ply + 1, Vec::new);
-        }
-        std::mem::take(&mut self.buffers[ply])
     }
 
     /// The value of a node without searching it, when it has one: a win
@@ -488,11 +455,11 @@ impl Search {
                 }
             }
         }
-        let mut moves = self.take_buffer(ply as usize);
+        let mut moves = self.picker.take_moves(ply as usize);
         let (forced, defence) = match self.node_moves(mover, &mut moves, ply) {
             NodeMoves::Search { forced, defence } => (forced, defence),
             NodeMoves::Known(v) => {
-                self.buffers[ply as usize] = moves;
+                self.picker.moves[ply as usize] = moves;
                 return v;
             }
         };
@@ -525,10 +492,33 @@ impl Search {
                 break;
             }
         }
-        if best <= -MATE_BOUND && !forced && !self.stopped {
-            best = self.settle_loss(best, defence, moves.len(), ply);
+        let mut searched = moves.len();
+        if best <= -MATE_BOUND && !forced && defence == Defence::Free && !self.stopped {
+            let mut late = self.picker.take_late(ply as usize);
+            self.late_moves(mover, &moves, &mut late);
+            searched += late.len();
+            for &(_, cell) in late.iter() {
+                let score = self.late_score(cell, depth, alpha, beta, ply);
+                if self.stopped {
+                    break;
+                }
+                if score > best {
+                    best = score;
+                    best_move = cell;
+                }
+                if score > alpha {
+                    alpha = score;
+                }
+                if alpha >= beta || self.out_of_budget() {
+                    break;
+                }
+            }
+            self.picker.late[ply as usize] = late;
         }
-        self.buffers[ply as usize] = moves;
+        if best <= -MATE_BOUND && !forced && !self.stopped {
+            best = self.settle_loss(best, defence, searched, ply);
+        }
+        self.picker.moves[ply as usize] = moves;
         if best == f64::NEG_INFINITY {
             // No candidate (cannot happen on a non-full board): a draw.
             return 0.0;
@@ -546,6 +536,27 @@ impl Search {
                 .store(key, to_tt(best, ply), best_move, depth, bound);
         }
         best
+    }
+
+    /// The score of late move `cell` at a node of `depth`: searched one ply
+    /// shallower first, and again at full depth only if it holds there (a
+    /// move that loses at reduced depth is taken to lose).
+    fn late_score(&mut self, cell: u16, depth: u32, alpha: f64, beta: f64, ply: u32) -> f64 {
+        let child = depth - 1;
+        let score = match self.play(cell, child > 0) {
+            Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
+            Some(Outcome::Draw) => 0.0,
+            None => {
+                let reduced = -self.negamax(child.saturating_sub(1), -beta, -alpha, ply + 1);
+                if reduced > -MATE_BOUND && child > 0 && !self.stopped {
+                    -self.negamax(child, -beta, -alpha, ply + 1)
+                } else {
+                    reduced
+                }
+            }
+        };
+        self.undo();
+        score
     }
 
     /// The value of `board` for the side to move from one alpha-beta search
@@ -589,8 +600,31 @@ impl Search {
             self.undo();
             best = best.max(score);
         }
+        let mut searched = moves.len();
+        if best <= -MATE_BOUND && !forced && defence == Defence::Free {
+            let mut late = Vec::new();
+            self.late_moves(mover, &moves, &mut late);
+            searched += late.len();
+            for &(_, cell) in &late {
+                let child = depth - 1;
+                let score = match self.play(cell, child > 0) {
+                    Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
+                    Some(Outcome::Draw) => 0.0,
+                    None => {
+                        let reduced = -self.minimax(child.saturating_sub(1), ply + 1);
+                        if reduced > -MATE_BOUND && child > 0 {
+                            -self.minimax(child, ply + 1)
+                        } else {
+                            reduced
+                        }
+                    }
+                };
+                self.undo();
+                best = best.max(score);
+            }
+        }
         if best <= -MATE_BOUND && !forced {
-            best = self.settle_loss(best, defence, moves.len(), ply);
+            best = self.settle_loss(best, defence, searched, ply);
         }
         if best == f64::NEG_INFINITY {
             0.0
@@ -598,186 +632,7 @@ impl Search {
             best
         }
     }
-
-    /// Searches the current position to the limits and returns the best move.
-    fn search_root(&mut self, rng: &mut Rng) -> Option<Move> {
-        self.start = Instant::now();
-        self.nodes = 0;
-        self.stopped = false;
-        let rules = *self.board.rules();
-        // A win now: no search needed.
-        if let Some(cell) = self.winning_move() {
-            self.info = SearchInfo {
-                depth: 1,
-                nodes: 1,
-                score: WIN - 1.0,
-                best: Some(rules.move_at(cell as usize)),
-                elapsed: self.start.elapsed(),
-                proof: Some(Proof::Search),
-            };
-            return self.info.best;
-        }
-        if !self.order_root(rng) {
-            return None;
-        }
-        // A win by threats: played at once, as proven.
-        let (threat_nodes, win) = self.root_threats();
-        if let Some((cell, plies, proof)) = win {
-            self.info = SearchInfo {
-                depth: 0,
-                nodes: threat_nodes,
-                score: WIN - plies as f64,
-                best: Some(rules.move_at(cell as usize)),
-                elapsed: self.start.elapsed(),
-                proof: Some(proof),
-            };
-            return self.info.best;
-        }
-        // The threat searches count against a node limit.
-        self.nodes = threat_nodes;
-        let mut order = std::mem::take(&mut self.order);
-        let (depth, score, best) = self.iterate(&mut order);
-        self.order = order;
-        self.info = SearchInfo {
-            depth,
-            nodes: self.nodes,
-            score,
-            best: Some(rules.move_at(best as usize)),
-            elapsed: self.start.elapsed(),
-            proof: (score.abs() >= MATE_BOUND).then_some(Proof::Search),
-        };
-        self.info.best
-    }
-
-    /// A cell where the side to move completes k now, if there is one.
-    fn winning_move(&mut self) -> Option<u16> {
-        let mut cells = std::mem::take(&mut self.root);
-        self.win_cells(self.board.to_move(), &mut cells, 1);
-        let cell = cells.first().map(|&(_, c)| c);
-        self.root = cells;
-        cell
-    }
-
-    /// Puts in `self.order` the root moves in the order the first iteration
-    /// searches them: the candidates by static score, equal scores in a
-    /// seeded shuffle; or, when the opponent threatens to complete k, every
-    /// cell that blocks it (the shuffle still draws from `rng`, so the
-    /// stream does not depend on the threat). False when there is no
-    /// candidate. The buffers are the player's, reused from move to move.
-    fn order_root(&mut self, rng: &mut Rng) -> bool {
-        let mover = self.board.to_move();
-        let mut root = std::mem::take(&mut self.root);
-        self.candidates(mover, &mut root);
-        if root.is_empty() {
-            self.root = root;
-            return false;
-        }
-        self.keyed.clear();
-        self.keyed
-            .extend(root.iter().map(|&(s, c)| (s, rng.gen::<u64>(), c)));
-        self.keyed
-            .sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        self.order.clear();
-        let opp = mover.opponent();
-        if self.eval.can_win_now(opp) {
-            self.win_cells(opp, &mut root, usize::MAX);
-            self.order.extend(root.iter().map(|b| b.1));
-            self.root_complete = true;
-        } else {
-            self.order.extend(self.keyed.iter().map(|k| k.2));
-            // Against a threat to win in two, every defence is a root
-            // move, so that a loss against all of them is proven.
-            let mut extra = std::mem::take(&mut self.extra);
-            extra.clear();
-            let threatened = self
-                .defences
-                .replies(self.eval.lines(), opp, &mut extra)
-                .is_some();
-            for &cell in &extra {
-                if !self.order.contains(&cell) {
-                    self.order.push(cell);
-                }
-            }
-            extra.clear();
-            self.extra = extra;
-            self.root_complete = threatened || self.order.len() == self.board.empty_count();
-        }
-        self.root = root;
-        true
-    }
-
-    /// Iterative deepening over the root moves `order` (not empty), best
-    /// move of each iteration first in the next. Returns the deepest
-    /// completed depth with its score and move; depth 1 always completes,
-    /// so there is always a move.
-    fn iterate(&mut self, order: &mut [u16]) -> (u32, f64, u16) {
-        let mut best_move = order[0];
-        let mut best_score = f64::NEG_INFINITY;
-        let mut completed = 0;
-        for depth in 1..=self.limits.depth.max(1) {
-            let mut alpha = f64::NEG_INFINITY;
-            let mut iter_best = (f64::NEG_INFINITY, order[0]);
-            for &cell in order.iter() {
-                let score = match self.play(cell, depth > 1) {
-                    Some(Outcome::Win(_)) => WIN - 1.0,
-                    Some(Outcome::Draw) => 0.0,
-                    None => -self.negamax(depth - 1, f64::NEG_INFINITY, -alpha, 1),
-                };
-                self.undo();
-                if self.stopped && depth > 1 {
-                    break;
-                }
-                if score > iter_best.0 {
-                    iter_best = (score, cell);
-                }
-                alpha = alpha.max(score);
-                if depth > 1 && self.out_of_budget() {
-                    break;
-                }
-            }
-            if self.stopped && depth > 1 {
-                // The moves searched to the end before the stop are
-                // compared at this depth, the previous best among them
-                // (it goes first): the best of them is the better choice.
-                // A loss among them is not a loss against every move.
-                if iter_best.0 > -MATE_BOUND {
-                    (best_score, best_move) = iter_best;
-                }
-                break;
-            }
-            (best_score, best_move) = iter_best;
-            if best_score <= -MATE_BOUND && !self.root_complete {
-                best_score += UNPROVEN_SHIFT;
-            }
-            completed = depth;
-            if let Some(p) = order.iter().position(|&c| c == best_move) {
-                order[..=p].rotate_right(1);
-            }
-            // A proven score, or a move that is forced: more depth
-            // cannot change the move.
-            if best_score >= MATE_BOUND
-                || best_score <= -MATE_BOUND
-                || order.len() == 1
-                || self.out_of_budget()
-            {
-                break;
-            }
-        }
-        (completed, best_score, best_move)
-    }
 }
-
-/// The eight neighbours of a cell, as (dx, dy).
-const NEIGHBOURS: [(i32, i32); 8] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
 
 /// Every cell of the board, nearest the centre first (Chebyshev distance,
 /// then Euclidean, then row-major order).
@@ -821,143 +676,5 @@ impl Player for Search {
 
     fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
         self.stop = stop;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::eval::shipped_weights;
-    use crate::game::{Rule, Rules};
-    use rand::SeedableRng;
-
-    /// The candidates as first written: every cell in `centre_out` order,
-    /// inserted into the best so far. `candidates` must match it exactly.
-    fn candidates_by_scan(s: &Search, mover: Color) -> Vec<(f64, u16)> {
-        let width = s.limits.width.max(1);
-        let scores = s.eval.scores(mover);
-        let mut out: Vec<(f64, u16)> = Vec::new();
-        for &cell in &s.centre_out {
-            let sc = scores[cell as usize];
-            if sc == f64::NEG_INFINITY {
-                continue;
-            }
-            if out.len() < width {
-                out.push((sc, cell));
-            } else if sc > out[width - 1].0 {
-                out[width - 1] = (sc, cell);
-            } else {
-                continue;
-            }
-            let mut j = out.len() - 1;
-            while j > 0 && out[j - 1].0 < out[j].0 {
-                out.swap(j - 1, j);
-                j -= 1;
-            }
-        }
-        out
-    }
-
-    /// Every empty cell where `color` completes a win, by its shapes.
-    fn win_cells_by_scan(s: &Search, color: Color) -> Vec<u16> {
-        let rules = *s.board.rules();
-        (0..rules.cells())
-            .filter(|&i| {
-                s.board.cells()[i].is_empty()
-                    && s.eval
-                        .shapes_at(rules.move_at(i), color)
-                        .contains(&Shape::Win)
-            })
-            .map(|i| i as u16)
-            .collect()
-    }
-
-    fn games() -> Vec<Rules> {
-        let r = |w, h, k, rule| Rules::new(w, h, k, rule).expect("valid rules");
-        vec![
-            Rules::GOMOKU,
-            Rules::TICTACTOE,
-            r(15, 15, 5, Rule::Exact),
-            r(7, 6, 4, Rule::Freestyle),
-            r(18, 18, 5, Rule::Freestyle),
-            r(9, 9, 4, Rule::Exact),
-            r(19, 19, 5, Rule::Freestyle),
-        ]
-    }
-
-    /// Random games (random moves, or a cell near the last so that lines
-    /// form), checked at every position, the finished one included.
-    fn each_position(seed: u64, mut check: impl FnMut(&mut Search, &mut Rng)) {
-        let mut rng = Rng::seed_from_u64(seed);
-        for rules in games() {
-            for game in 0..12 {
-                let width = [1, 2, 5, 9, 9, 12, 20, 40][game % 8];
-                let limits = SearchLimits {
-                    width,
-                    ..SearchLimits::default()
-                };
-                let mut s = Search::new(shipped_weights(rules), limits);
-                let mut board = Board::new(rules);
-                loop {
-                    s.sync(&board);
-                    check(&mut s, &mut rng);
-                    if board.is_over() {
-                        break;
-                    }
-                    let empty: Vec<usize> = (0..rules.cells())
-                        .filter(|&i| board.cells()[i].is_empty())
-                        .collect();
-                    let near = board.last_move().and_then(|m| {
-                        let i = rules.index(m) as i64 + rng.gen_range(-2..=2);
-                        let i = i + rules.width as i64 * rng.gen_range(-2..=2);
-                        usize::try_from(i)
-                            .ok()
-                            .filter(|&i| i < rules.cells() && board.cells()[i].is_empty())
-                    });
-                    let cell = match near {
-                        Some(i) if rng.gen_bool(0.8) => i,
-                        _ => empty[rng.gen_range(0..empty.len())],
-                    };
-                    board.play(rules.move_at(cell)).expect("an empty cell");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn candidates_are_the_best_cells_in_centre_out_order() {
-        let mut checked = 0;
-        each_position(1, |s, _| {
-            // Twice: the second time the lists are remembered ones.
-            for mover in [Color::Black, Color::White, Color::Black, Color::White] {
-                let mut out = vec![(1.0, 0); 3];
-                s.candidates(mover, &mut out);
-                let want = candidates_by_scan(s, mover);
-                assert_eq!(out.len(), want.len());
-                for (a, b) in out.iter().zip(&want) {
-                    assert_eq!((a.0.to_bits(), a.1), (b.0.to_bits(), b.1));
-                }
-                checked += 1;
-            }
-        });
-        assert!(checked > 1000, "{checked} positions");
-    }
-
-    #[test]
-    fn win_cells_are_every_winning_cell_in_cell_order() {
-        let mut wins = 0;
-        each_position(2, |s, _| {
-            for color in [Color::Black, Color::White] {
-                let want = win_cells_by_scan(s, color);
-                wins += want.len();
-                for max in [1, 2, usize::MAX] {
-                    let mut out = vec![(0.0, 7)];
-                    s.win_cells(color, &mut out, max);
-                    let got: Vec<u16> = out.iter().map(|&(_, c)| c).collect();
-                    assert_eq!(got, want[..want.len().min(max)]);
-                }
-            }
-        });
-        assert!(wins > 100, "{wins} winning cells");
     }
 }

@@ -30,7 +30,7 @@ use std::time::Duration;
 #[derive(Debug, thiserror::Error)]
 pub enum SpecError {
     #[error(
-        "player spec {spec:?}: unknown player {kind:?}: expected greedy, search, exact or random"
+        "player spec {spec:?}: unknown player {kind:?}: expected greedy, search, exact or random (or easy, hard, perfect)"
     )]
     /// The part before `:` is no player.
     UnknownKind {
@@ -126,7 +126,8 @@ impl PlayerKind {
     pub fn named(word: &str) -> Option<PlayerKind> {
         Some(match word {
             "greedy" | "easy" => PlayerKind::Greedy,
-            "search" | "hard" => PlayerKind::Search(SearchLimits::default()),
+            "search" => PlayerKind::Search(SearchLimits::default()),
+            "hard" => PlayerKind::Search(SearchLimits::hard()),
             "exact" | "perfect" => PlayerKind::Exact { limit: EXACT_LIMIT },
             "random" => PlayerKind::Random,
             _ => return None,
@@ -159,7 +160,7 @@ impl PlayerKind {
         match self {
             PlayerKind::Greedy => &["weights", "any-game"],
             PlayerKind::Search(_) => &[
-                "depth", "width", "nodes", "time", "tt", "weights", "any-game",
+                "depth", "width", "late", "nodes", "time", "tt", "weights", "any-game",
             ],
             PlayerKind::Exact { .. } => &["limit"],
             PlayerKind::Random => &[],
@@ -188,8 +189,13 @@ impl PlayerKind {
                 .ok_or(Expected(expected))
         };
         match (self, key) {
-            (PlayerKind::Search(l), "depth") => l.depth = ranged("a depth", 1, 64)? as u32,
+            (PlayerKind::Search(l), "depth") => {
+                l.depth = ranged("a depth", 1, SearchLimits::MAX_DEPTH as u64)? as u32
+            }
             (PlayerKind::Search(l), "width") => l.width = ranged("a width", 1, 676)? as usize,
+            (PlayerKind::Search(l), "late") => {
+                l.late = ranged("a count of late moves", 0, 676)? as usize;
+            }
             (PlayerKind::Search(l), "nodes") => l.nodes = Some(num("a node count")?.max(1)),
             (PlayerKind::Search(l), "time") => {
                 l.time = Some(Duration::from_millis(num("milliseconds")?));
@@ -434,6 +440,9 @@ impl fmt::Display for PlayerSpec {
                 let d = SearchLimits::default();
                 opts.push(format!("depth={}", l.depth));
                 opts.push(format!("width={}", l.width));
+                if l.late != d.late {
+                    opts.push(format!("late={}", l.late));
+                }
                 if let Some(n) = l.nodes {
                     opts.push(format!("nodes={n}"));
                 }

@@ -19,7 +19,7 @@
 //! defender's fours.
 
 use crate::eval::shape::{pair_shape, radius};
-use crate::eval::{Lines, Shape};
+use crate::eval::{Lines, Shape, Threat, COUNTS};
 use crate::game::{Color, Rules};
 
 /// What a stone of one colour would make on an empty cell, from its shapes
@@ -60,37 +60,6 @@ pub(crate) fn makes(lines: &Lines, cell: usize, color: Color) -> Makes {
     }
 }
 
-/// For each colour and pair index, nibble counts of what the colour's shape
-/// in it is: a win (bits 0–3), an open four (4–7), a four (8–11), an open
-/// three (12–15).
-static COUNTS: [[u16; 256]; 2] = {
-    let mut t = [[0u16; 256]; 2];
-    let mut c = 0;
-    while c < 2 {
-        let mut p = 0;
-        while p < 256 {
-            let s = pair_shape(p as u8, c);
-            let mut v = 0;
-            if s == Shape::Win as u8 {
-                v |= 1;
-            }
-            if s == Shape::OpenIn1 as u8 {
-                v |= 1 << 4;
-            }
-            if s == Shape::OpenIn1 as u8 || s == Shape::ClosedIn1 as u8 {
-                v |= 1 << 8;
-            }
-            if s == Shape::OpenIn2 as u8 {
-                v |= 1 << 12;
-            }
-            t[c][p] = v;
-            p += 1;
-        }
-        c += 1;
-    }
-    t
-};
-
 /// Whether `color` has a stone one move from a four (an open or closed
 /// (k−2) shape): without one, no move of its makes a four, nor wins in
 /// two (the other stones of a four's line were each one move from it).
@@ -109,14 +78,12 @@ pub(crate) fn is_empty(lines: &Lines, cell: usize) -> bool {
 /// order, stopping at `max`.
 pub(crate) fn win_cells(lines: &Lines, color: Color, out: &mut Vec<u16>, max: usize) {
     out.clear();
-    for cell in 0..lines.rules().cells() {
-        if out.len() >= max {
-            break;
-        }
-        if is_empty(lines, cell) && lines.wins_at_cell(cell, color) {
-            out.push(cell as u16);
-        }
-    }
+    out.extend(
+        lines
+            .threat_cells(color, Threat::Win)
+            .take(max)
+            .map(|c| c as u16),
+    );
 }
 
 /// The four line directions as (dx, dy), in the order of a cell's shapes.
@@ -129,6 +96,8 @@ pub(crate) struct Defences {
     radius: i32,
     /// How many critical sets each cell is in (zero between calls).
     hits: Vec<u16>,
+    /// The cells whose `hits` are not zero, in the order first hit.
+    hit: Vec<u16>,
     wins: Vec<u16>,
 }
 
@@ -138,13 +107,15 @@ impl Defences {
             rules,
             radius: radius(rules.k, rules.rule) as i32,
             hits: vec![0; rules.cells()],
+            hit: Vec::with_capacity(rules.cells()),
             wins: Vec::with_capacity(rules.cells()),
         }
     }
 
     /// Heap bytes of the scratch space.
     pub fn heap_bytes(&self) -> usize {
-        (self.hits.capacity() + self.wins.capacity()) * std::mem::size_of::<u16>()
+        (self.hits.capacity() + self.hit.capacity() + self.wins.capacity())
+            * std::mem::size_of::<u16>()
     }
 
     /// The replies of `defender` that can stop `attacker`'s threats, when
@@ -155,22 +126,25 @@ impl Defences {
     /// defences (cells in every critical set) first, then the defender's
     /// other fours, each in cell order; none means every reply loses.
     pub fn replies(&mut self, lines: &Lines, attacker: Color, out: &mut Vec<u16>) -> Option<()> {
-        let cells = self.rules.cells();
         if !may_make_fours(lines, attacker) {
             return None;
         }
         self.wins.clear();
-        for cell in 0..cells {
-            if is_empty(lines, cell) && makes(lines, cell, attacker).wins_in_two() {
-                self.wins.push(cell as u16);
-            }
-        }
+        self.wins.extend(
+            lines
+                .threat_cells(attacker, Threat::WinInTwo)
+                .map(|c| c as u16),
+        );
         if self.wins.is_empty() {
             return None;
         }
+        self.hit.clear();
         let (w, h) = (self.rules.width as i32, self.rules.height as i32);
         for &cell in &self.wins {
             let c = cell as usize;
+            if self.hits[c] == 0 {
+                self.hit.push(cell);
+            }
             self.hits[c] += 1;
             let (pairs, _) = lines.cell(c);
             let (x, y) = (c as i32 % w, c as i32 / w);
@@ -187,6 +161,9 @@ impl Defences {
                         }
                         let p = (py * w + px) as usize;
                         if is_empty(lines, p) {
+                            if self.hits[p] == 0 {
+                                self.hit.push(p as u16);
+                            }
                             self.hits[p] += 1;
                         }
                     }
@@ -195,21 +172,18 @@ impl Defences {
         }
         let all = self.wins.len() as u16;
         let defender = attacker.opponent();
-        for cell in 0..cells {
-            if self.hits[cell] == all {
-                out.push(cell as u16);
-            }
+        self.hit.sort_unstable();
+        let hits = &self.hits;
+        out.extend(self.hit.iter().filter(|&&c| hits[c as usize] == all));
+        out.extend(
+            lines
+                .threat_cells(defender, Threat::Four)
+                .filter(|&c| hits[c] != all)
+                .map(|c| c as u16),
+        );
+        for &c in &self.hit {
+            self.hits[c as usize] = 0;
         }
-        for cell in 0..cells {
-            if self.hits[cell] != all
-                && is_empty(lines, cell)
-                && makes(lines, cell, defender).fours > 0
-            {
-                out.push(cell as u16);
-            }
-        }
-        // Clearing every cell costs less than remembering which were hit.
-        self.hits.fill(0);
         Some(())
     }
 }

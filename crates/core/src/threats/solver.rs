@@ -2,7 +2,7 @@
 //! and every reply that can hold, with a table of solved positions.
 
 use super::defence::{is_empty, makes, may_make_fours, win_cells, Defences};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, Threat};
 use crate::game::{stone_key, Color, Move, Rules};
 use std::fmt;
 use std::str::FromStr;
@@ -511,9 +511,19 @@ impl ThreatSearch {
                 None
             }
         };
-        for cell in 0..self.rules.cells() {
-            if let Some(c) = class_of(cell) {
-                self.stack.push(((c as u16) << 12) | cell as u16);
+        if vct {
+            for cell in 0..self.rules.cells() {
+                if let Some(c) = class_of(cell) {
+                    self.stack.push(((c as u16) << 12) | cell as u16);
+                }
+            }
+        } else {
+            // Every VCF class makes a four: only the cells kept as making
+            // one are looked at (in the same cell order).
+            for cell in lines.threat_cells(a, Threat::Four) {
+                if let Some(c) = class_of(cell) {
+                    self.stack.push(((c as u16) << 12) | cell as u16);
+                }
             }
         }
         // Boards have at most 26 × 26 cells, under 2^12: the class sorts

@@ -6,77 +6,16 @@ use super::params::{
     DEFENCE_VCF_NODES, DEFENCE_VCT_NODES, ROOT_VCF_NODES, ROOT_VCT_DEPTH, ROOT_VCT_NODES,
     STOP_VCT_TIME_SHARE, VCF_TIME_SHARE, VCT_TIME_SHARE,
 };
+use super::picker::Defence;
 use super::{Proof, Search};
+use crate::eval::Threat;
 use crate::eval::WIN;
 use crate::game::{stone_key, Color};
 use crate::players::tt::UNPROVEN_SHIFT;
-use crate::threats::{is_empty, makes, win_cells, Mode, Verdict};
+use crate::threats::{win_cells, Mode, Verdict};
 use std::time::Instant;
 
-/// What a node's mover faces ([`Search::defend_only`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Defence {
-    /// No threat to win in two: any move may hold.
-    Free,
-    /// A threat: the moves are exactly its defences.
-    Only,
-    /// A threat with no defence: lost within 4 plies.
-    Lost,
-}
-
-/// What [`Search::node_moves`] found.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum NodeMoves {
-    /// The moves to search: `forced` when they are the one block of the
-    /// opponent's completion cell; `defence` says what the mover faces.
-    Search {
-        /// The only move blocks the opponent's five.
-        forced: bool,
-        /// What the mover faces otherwise.
-        defence: Defence,
-    },
-    /// The node's value is known without a search: a loss.
-    Known(f64),
-}
-
 impl Search {
-    /// A node's moves, put in `moves`, or its value when that is known
-    /// without searching (two completion cells of the opponent, or a
-    /// threat with no defence):
-    /// - facing one completion cell of the opponent, that cell (forced);
-    /// - facing a threat to win in two, exactly its defences
-    ///   ([`Search::defend_only`]);
-    /// - otherwise the candidates by static score.
-    ///
-    /// Shared by [`Search::negamax`] and the minimax oracle, so that the
-    /// two search the same moves.
-    pub(super) fn node_moves(
-        &mut self,
-        mover: Color,
-        moves: &mut Vec<(f64, u16)>,
-        ply: u32,
-    ) -> NodeMoves {
-        let opp = mover.opponent();
-        if self.eval.can_win_now(opp) {
-            self.win_cells(opp, moves, 2);
-            if moves.len() >= 2 {
-                return NodeMoves::Known(-(WIN - (ply + 2) as f64));
-            }
-            return NodeMoves::Search {
-                forced: true,
-                defence: Defence::Free,
-            };
-        }
-        self.candidates(mover, moves);
-        match self.defend_only(mover, moves) {
-            Defence::Lost => NodeMoves::Known(-(WIN - (ply + 4) as f64)),
-            defence => NodeMoves::Search {
-                forced: false,
-                defence,
-            },
-        }
-    }
-
     /// The value of a node where every move searched lost (`best`, a mate
     /// score). Facing a threat to win in two, the moves searched were all
     /// its defences ([`Search::defend_only`]), so the loss is proven; a
@@ -96,37 +35,6 @@ impl Search {
             Defence::Free if searched < self.board.empty_count() => best + UNPROVEN_SHIFT,
             Defence::Free => best,
         }
-    }
-
-    /// When the opponent threatens to win in two (and cannot win at once),
-    /// `moves` becomes its defences ([`crate::threats`]): the candidates
-    /// among them first, then the others by static score. Every other move
-    /// loses within 4 plies, so searching it would only cost time.
-    pub(super) fn defend_only(&mut self, mover: Color, moves: &mut Vec<(f64, u16)>) -> Defence {
-        let opp = mover.opponent();
-        let base = self.extra.len();
-        if self
-            .defences
-            .replies(self.eval.lines(), opp, &mut self.extra)
-            .is_none()
-        {
-            return Defence::Free;
-        }
-        if self.extra.len() == base {
-            return Defence::Lost;
-        }
-        let defences = &self.extra[base..];
-        moves.retain(|&(_, c)| defences.contains(&c));
-        let kept = moves.len();
-        let scores = self.eval.scores(mover);
-        for &c in defences {
-            if !moves[..kept].iter().any(|&(_, m)| m == c) {
-                moves.push((scores[c as usize], c));
-            }
-        }
-        moves[kept..].sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        self.extra.truncate(base);
-        Defence::Only
     }
 
     /// The threat searches at the root, before the main search, in two
@@ -236,7 +144,7 @@ impl Search {
         let Verdict::Win { first, .. } = v else {
             return nodes;
         };
-        let mut tried = self.order.clone();
+        let mut tried = self.root.order.clone();
         let mut extra: Vec<u16> = match mode {
             Mode::Vcf => self
                 .threats
@@ -250,18 +158,21 @@ impl Search {
                 self.eval.play_unscored(first, opp, hash);
                 win_cells(self.eval.lines(), opp, &mut replies, usize::MAX);
                 if replies.is_empty() {
-                    let _ = self.defences.replies(self.eval.lines(), opp, &mut replies);
+                    let _ = self
+                        .picker
+                        .defences
+                        .replies(self.eval.lines(), opp, &mut replies);
                 }
                 self.eval.undo();
                 replies.push(rules.index(first) as u16);
                 replies
             }
         };
-        let lines = self.eval.lines();
         extra.extend(
-            (0..rules.cells() as u16).filter(|&c| {
-                is_empty(lines, c as usize) && makes(lines, c as usize, mover).fours > 0
-            }),
+            self.eval
+                .lines()
+                .threat_cells(mover, Threat::Four)
+                .map(|c| c as u16),
         );
         for cell in extra {
             if self.board.cells()[cell as usize].is_empty() && !tried.contains(&cell) {
@@ -281,7 +192,8 @@ impl Search {
             }
         }
         if !holds.is_empty() {
-            self.order = holds;
+            self.root.order = holds;
+            self.root.cut = true;
         }
         nodes
     }

@@ -1,0 +1,189 @@
+//! The empty cells where each side would make a threat, kept up to date as
+//! stones are played, so that the search's move picker and the threat
+//! searches never scan the board for them.
+//!
+//! A cell's threats are a function of its four shape pairs: per colour,
+//! [`COUNTS`] gives each pair's contribution as nibble counts (a win, an
+//! open four, a four, an open three), and the four directions add up
+//! without carries. [`crate::eval::Lines`] changes a cell's pairs one
+//! direction at a time, so each change subtracts the old pair's counts
+//! and adds the new one's, and the cell's membership of each set follows
+//! from the sum. Occupied cells are in no set.
+
+use super::shape::{pair_shape, PairIndex, Shape};
+use crate::game::Color;
+
+/// For each colour and pair index, nibble counts of what the colour's shape
+/// in it is: a win (bits 0–3), an open four (4–7), a four (8–11), an open
+/// three (12–15).
+pub(crate) static COUNTS: [[u16; 256]; 2] = {
+    let mut t = [[0u16; 256]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut p = 0;
+        while p < 256 {
+            let s = pair_shape(p as u8, c);
+            let mut v = 0;
+            if s == Shape::Win as u8 {
+                v |= 1;
+            }
+            if s == Shape::OpenIn1 as u8 {
+                v |= 1 << 4;
+            }
+            if s == Shape::OpenIn1 as u8 || s == Shape::ClosedIn1 as u8 {
+                v |= 1 << 8;
+            }
+            if s == Shape::OpenIn2 as u8 {
+                v |= 1 << 12;
+            }
+            t[c][p] = v;
+            p += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// [`COUNTS`] of both colours in one word, black's in the low half: a
+/// cell's sum is then one load and one store (two half-word stores read
+/// back as a word would stall on store forwarding), and subtracting a
+/// pair's counts never borrows across fields, since they were added before.
+static BOTH: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut p = 0;
+    while p < 256 {
+        t[p] = COUNTS[0][p] as u32 | (COUNTS[1][p] as u32) << 16;
+        p += 1;
+    }
+    t
+};
+
+/// A kind of threat a stone on an empty cell would make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threat {
+    /// k in a row: the cell wins at once.
+    Win = 0,
+    /// An open four, or two fours at once: the cell wins in two.
+    WinInTwo = 1,
+    /// A four in some direction (an empty cell then completes k).
+    Four = 2,
+}
+
+/// Whether a cell with counts `sums` ([`BOTH`]) makes any threat for
+/// black (bit 0) and for white (bit 1): a win, an open four or a four.
+/// Each kind implies this, so one set per colour holds every cell of
+/// every kind, and a kind's cells are those of the set whose counts make
+/// it: few cells, against three sets to write on every change.
+#[inline(always)]
+fn flags(sums: u32) -> u8 {
+    u8::from(sums & 0x0FFF != 0) | u8::from(sums & 0x0FFF_0000 != 0) << 1
+}
+
+/// Whether counts `sum` (see [`COUNTS`]) make threat `kind`.
+#[inline(always)]
+pub(crate) fn is_threat(sum: u16, kind: Threat) -> bool {
+    match kind {
+        Threat::Win => sum & 0xF != 0,
+        Threat::WinInTwo => (sum >> 4) & 0xF != 0 || (sum >> 8) & 0xF >= 2,
+        Threat::Four => (sum >> 8) & 0xF != 0,
+    }
+}
+
+/// Per colour and [`Threat`], the set of empty cells where a stone of that
+/// colour makes the threat; and per cell, both colours' counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ThreatCells {
+    /// Per cell, both colours' counts ([`BOTH`]) summed over the four
+    /// directions.
+    sums: Vec<u32>,
+    /// Words of each set.
+    words: usize,
+    /// Per colour, the empty cells that make any threat for it
+    /// ([`flags`]): black's `words` words, then white's.
+    sets: Vec<u64>,
+}
+
+impl ThreatCells {
+    /// The sets of the empty board whose cells have `pairs`.
+    pub(crate) fn new<'a>(pairs: impl Iterator<Item = &'a [PairIndex; 4]>) -> ThreatCells {
+        let sums: Vec<u32> = pairs
+            .map(|pairs| pairs.iter().map(|&p| BOTH[p as usize]).sum())
+            .collect();
+        let words = sums.len().div_ceil(64);
+        let mut t = ThreatCells {
+            sums,
+            words,
+            sets: vec![0; 2 * words],
+        };
+        for cell in 0..t.sums.len() {
+            t.mark(cell, true);
+        }
+        t
+    }
+
+    /// Heap bytes of the counts and sets.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.sums.capacity() * std::mem::size_of::<u32>()
+            + self.sets.capacity() * std::mem::size_of::<u64>()
+    }
+
+    /// Cell `cell`'s pair in one direction went from `old` to `new`;
+    /// `empty` says whether the cell is empty. Most changes leave a cell's
+    /// threats as they were, and then no set is written.
+    #[inline(always)]
+    pub(crate) fn change(&mut self, cell: usize, old: PairIndex, new: PairIndex, empty: bool) {
+        let s = &mut self.sums[cell];
+        let before = flags(*s);
+        *s = s
+            .wrapping_sub(BOTH[old as usize])
+            .wrapping_add(BOTH[new as usize]);
+        let after = flags(*s);
+        if empty && after != before {
+            self.write(cell, after);
+        }
+    }
+
+    /// Puts `cell` in the sets its counts call for (`empty`), or in none.
+    #[inline]
+    pub(crate) fn mark(&mut self, cell: usize, empty: bool) {
+        let f = if empty { flags(self.sums[cell]) } else { 0 };
+        self.write(cell, f);
+    }
+
+    /// Sets `cell`'s bit in each colour's set to that colour's bit of `f`.
+    #[inline]
+    fn write(&mut self, cell: usize, f: u8) {
+        let (w, bit) = (cell >> 6, 1u64 << (cell & 63));
+        for c in 0..2 {
+            let word = &mut self.sets[c * self.words + w];
+            *word = (*word & !bit) | (u64::from((f >> c) & 1) * bit);
+        }
+    }
+
+    /// The empty cells where a `color` stone makes `kind`, in cell order.
+    #[inline]
+    pub(crate) fn cells(&self, color: Color, kind: Threat) -> impl Iterator<Item = usize> + '_ {
+        let c = color.index();
+        let base = c * self.words;
+        self.sets[base..base + self.words]
+            .iter()
+            .enumerate()
+            .flat_map(|(w, &word)| {
+                let mut bits = word;
+                std::iter::from_fn(move || {
+                    (bits != 0).then(|| {
+                        let b = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        w * 64 + b
+                    })
+                })
+            })
+            .filter(move |&cell| is_threat((self.sums[cell] >> (16 * c)) as u16, kind))
+    }
+
+    /// Whether some empty cell makes `kind` for `color`.
+    #[inline]
+    pub(crate) fn any(&self, color: Color, kind: Threat) -> bool {
+        self.cells(color, kind).next().is_some()
+    }
+}

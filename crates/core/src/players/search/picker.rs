@@ -1,0 +1,207 @@
+//! The move picker: which moves a node searches, and in what order.
+//!
+//! A node's moves come in stages, tactical ones first and never cut by the
+//! width (as Rapfi's and Stockfish's move pickers generate them):
+//! 1. facing the opponent's completion cell, that cell (forced);
+//! 2. facing a threat to win in two (an open four or a double four to
+//!    come), exactly the replies that can stop it ([`Search::defend_only`]);
+//! 3. otherwise the `width` candidates by static score (the table's move
+//!    first);
+//! 4. and, only when every one of those lost, the *late* moves: the next
+//!    best cells by static score ([`Search::late_moves`]), each searched
+//!    at reduced depth first. A fixed width must be large to see the
+//!    defences and small to reach depth; searching further only where the
+//!    width found nothing that holds keeps the depth and removes the
+//!    "likely wins" that a defence outside the width would refute.
+
+use super::Search;
+use crate::eval::WIN;
+use crate::game::Color;
+use crate::threats::Defences;
+
+/// The picker's buffers, reused from node to node so that the search does
+/// not allocate: a node's moves, its late moves, and the defences of the
+/// nodes on the current path.
+#[derive(Clone, Debug)]
+pub(super) struct Picker {
+    /// Per-ply candidate buffers.
+    pub(super) moves: Vec<Vec<(f64, u16)>>,
+    /// Per-ply late-move buffers.
+    pub(super) late: Vec<Vec<(f64, u16)>>,
+    /// The replies that can stop a threat, for proving losses.
+    pub(super) defences: Defences,
+    /// Those replies at the nodes of the current path, one list above the
+    /// other.
+    pub(super) extra: Vec<u16>,
+}
+
+impl Picker {
+    pub(super) fn new(rules: crate::game::Rules) -> Picker {
+        Picker {
+            moves: Vec::new(),
+            late: Vec::new(),
+            defences: Defences::new(rules),
+            extra: Vec::with_capacity(16 * rules.cells()),
+        }
+    }
+
+    /// Heap bytes of the buffers.
+    pub(super) fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let lists = |v: &Vec<Vec<(f64, u16)>>| {
+            v.iter()
+                .map(|b| b.capacity() * size_of::<(f64, u16)>())
+                .sum::<usize>()
+                + v.capacity() * size_of::<Vec<(f64, u16)>>()
+        };
+        lists(&self.moves)
+            + lists(&self.late)
+            + self.defences.heap_bytes()
+            + self.extra.capacity() * size_of::<u16>()
+    }
+
+    /// Ply `ply`'s move buffer, taken out (put it back when done).
+    pub(super) fn take_moves(&mut self, ply: usize) -> Vec<(f64, u16)> {
+        if self.moves.len() <= ply {
+            self.moves.resize_with(ply + 1, Vec::new);
+        }
+        std::mem::take(&mut self.moves[ply])
+    }
+
+    /// Ply `ply`'s late-move buffer, taken out (put it back when done).
+    pub(super) fn take_late(&mut self, ply: usize) -> Vec<(f64, u16)> {
+        if self.late.len() <= ply {
+            self.late.resize_with(ply + 1, Vec::new);
+        }
+        std::mem::take(&mut self.late[ply])
+    }
+}
+
+/// What a node's mover faces ([`Search::defend_only`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Defence {
+    /// No threat to win in two: any move may hold.
+    Free,
+    /// A threat: the moves are exactly its defences.
+    Only,
+    /// A threat with no defence: lost within 4 plies.
+    Lost,
+}
+
+/// What [`Search::node_moves`] found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum NodeMoves {
+    /// The moves to search: `forced` when they are the one block of the
+    /// opponent's completion cell; `defence` says what the mover faces.
+    Search {
+        /// The only move blocks the opponent's five.
+        forced: bool,
+        /// What the mover faces otherwise.
+        defence: Defence,
+    },
+    /// The node's value is known without a search: a loss.
+    Known(f64),
+}
+
+impl Search {
+    /// A node's moves, put in `moves`, or its value when that is known
+    /// without searching (two completion cells of the opponent, or a
+    /// threat with no defence):
+    /// - facing one completion cell of the opponent, that cell (forced);
+    /// - facing a threat to win in two, exactly its defences
+    ///   ([`Search::defend_only`]);
+    /// - otherwise the candidates by static score.
+    ///
+    /// Shared by [`Search::negamax`] and the minimax oracle, so that the
+    /// two search the same moves.
+    pub(super) fn node_moves(
+        &mut self,
+        mover: Color,
+        moves: &mut Vec<(f64, u16)>,
+        ply: u32,
+    ) -> NodeMoves {
+        let opp = mover.opponent();
+        if self.eval.can_win_now(opp) {
+            self.win_cells(opp, moves, 2);
+            if moves.len() >= 2 {
+                return NodeMoves::Known(-(WIN - (ply + 2) as f64));
+            }
+            return NodeMoves::Search {
+                forced: true,
+                defence: Defence::Free,
+            };
+        }
+        self.candidates(mover, moves);
+        match self.defend_only(mover, moves) {
+            Defence::Lost => NodeMoves::Known(-(WIN - (ply + 4) as f64)),
+            defence => NodeMoves::Search {
+                forced: false,
+                defence,
+            },
+        }
+    }
+
+    /// When the opponent threatens to win in two (and cannot win at once),
+    /// `moves` becomes its defences ([`crate::threats`]): the candidates
+    /// among them first, then the others by static score. Every other move
+    /// loses within 4 plies, so searching it would only cost time.
+    pub(super) fn defend_only(&mut self, mover: Color, moves: &mut Vec<(f64, u16)>) -> Defence {
+        let opp = mover.opponent();
+        let base = self.picker.extra.len();
+        if self
+            .picker
+            .defences
+            .replies(self.eval.lines(), opp, &mut self.picker.extra)
+            .is_none()
+        {
+            return Defence::Free;
+        }
+        if self.picker.extra.len() == base {
+            return Defence::Lost;
+        }
+        let defences = &self.picker.extra[base..];
+        moves.retain(|&(_, c)| defences.contains(&c));
+        let kept = moves.len();
+        let scores = self.eval.scores(mover);
+        for &c in defences {
+            if !moves[..kept].iter().any(|&(_, m)| m == c) {
+                moves.push((scores[c as usize], c));
+            }
+        }
+        moves[kept..].sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        self.picker.extra.truncate(base);
+        Defence::Only
+    }
+
+    /// Fills `out` with the late moves of a node whose `moves` all lost:
+    /// the next `limits.late` cells by static score, best first, equal
+    /// scores centre-out, leaving out `moves`. Rare (only where the width
+    /// found nothing that holds), so a plain selection over every cell.
+    pub(super) fn late_moves(&self, mover: Color, moves: &[(f64, u16)], out: &mut Vec<(f64, u16)>) {
+        out.clear();
+        let late = self.limits.late;
+        if late == 0 {
+            return;
+        }
+        let scores = self.eval.scores(mover);
+        out.extend(
+            scores
+                .iter()
+                .enumerate()
+                .filter(|&(c, &s)| {
+                    s > f64::NEG_INFINITY && !moves.iter().any(|m| m.1 as usize == c)
+                })
+                .map(|(c, &s)| (s, c as u16)),
+        );
+        let rank = &self.rank;
+        let order = |a: &(f64, u16), b: &(f64, u16)| {
+            b.0.total_cmp(&a.0)
+                .then(rank[a.1 as usize].cmp(&rank[b.1 as usize]))
+        };
+        if out.len() > late {
+            out.select_nth_unstable_by(late - 1, order);
+            out.truncate(late);
+        }
+        out.sort_unstable_by(order);
+    }
+}

@@ -1,0 +1,235 @@
+//! The root of a search: its moves and their order, iterative deepening
+//! over them, and what a search reports.
+
+use super::*;
+
+impl Search {
+    /// Searches the current position to the limits and returns the best move.
+    pub(super) fn search_root(&mut self, rng: &mut Rng) -> Option<Move> {
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.stopped = false;
+        let rules = *self.board.rules();
+        // A win now: no search needed.
+        if let Some(cell) = self.winning_move() {
+            self.info = SearchInfo {
+                depth: 1,
+                nodes: 1,
+                score: WIN - 1.0,
+                best: Some(rules.move_at(cell as usize)),
+                elapsed: self.start.elapsed(),
+                proof: Some(Proof::Search),
+            };
+            return self.info.best;
+        }
+        if !self.order_root(rng) {
+            return None;
+        }
+        // A win by threats: played at once, as proven.
+        let (threat_nodes, win) = self.root_threats();
+        if let Some((cell, plies, proof)) = win {
+            self.info = SearchInfo {
+                depth: 0,
+                nodes: threat_nodes,
+                score: WIN - plies as f64,
+                best: Some(rules.move_at(cell as usize)),
+                elapsed: self.start.elapsed(),
+                proof: Some(proof),
+            };
+            return self.info.best;
+        }
+        // The threat searches count against a node limit.
+        self.nodes = threat_nodes;
+        let mut order = std::mem::take(&mut self.root.order);
+        let (depth, score, best) = self.iterate(&mut order);
+        self.root.order = order;
+        self.info = SearchInfo {
+            depth,
+            nodes: self.nodes,
+            score,
+            best: Some(rules.move_at(best as usize)),
+            elapsed: self.start.elapsed(),
+            proof: (score.abs() >= MATE_BOUND).then_some(Proof::Search),
+        };
+        self.info.best
+    }
+
+    /// A cell where the side to move completes k now, if there is one.
+    fn winning_move(&mut self) -> Option<u16> {
+        let mut cells = std::mem::take(&mut self.root.cells);
+        self.win_cells(self.board.to_move(), &mut cells, 1);
+        let cell = cells.first().map(|&(_, c)| c);
+        self.root.cells = cells;
+        cell
+    }
+
+    /// Puts in `self.root.order` the root moves in the order the first iteration
+    /// searches them: the candidates by static score, equal scores in a
+    /// seeded shuffle; or, when the opponent threatens to complete k, every
+    /// cell that blocks it (the shuffle still draws from `rng`, so the
+    /// stream does not depend on the threat). False when there is no
+    /// candidate. The buffers are the player's, reused from move to move.
+    fn order_root(&mut self, rng: &mut Rng) -> bool {
+        let mover = self.board.to_move();
+        let mut root = std::mem::take(&mut self.root.cells);
+        self.candidates(mover, &mut root);
+        if root.is_empty() {
+            self.root.cells = root;
+            return false;
+        }
+        self.root.keyed.clear();
+        self.root
+            .keyed
+            .extend(root.iter().map(|&(s, c)| (s, rng.gen::<u64>(), c)));
+        self.root
+            .keyed
+            .sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        self.root.order.clear();
+        self.root.cut = false;
+        let opp = mover.opponent();
+        if self.eval.can_win_now(opp) {
+            self.win_cells(opp, &mut root, usize::MAX);
+            self.root.order.extend(root.iter().map(|b| b.1));
+            self.root.complete = true;
+        } else {
+            self.root.order.extend(self.root.keyed.iter().map(|k| k.2));
+            // Against a threat to win in two, every defence is a root
+            // move, so that a loss against all of them is proven.
+            let mut extra = std::mem::take(&mut self.picker.extra);
+            extra.clear();
+            let threatened = self
+                .picker
+                .defences
+                .replies(self.eval.lines(), opp, &mut extra)
+                .is_some();
+            for &cell in &extra {
+                if !self.root.order.contains(&cell) {
+                    self.root.order.push(cell);
+                }
+            }
+            extra.clear();
+            self.picker.extra = extra;
+            self.root.complete = threatened || self.root.order.len() == self.board.empty_count();
+        }
+        self.root.cells = root;
+        true
+    }
+
+    /// Iterative deepening over the root moves `order` (not empty), best
+    /// move of each iteration first in the next. Returns the deepest
+    /// completed depth with its score and move; depth 1 always completes,
+    /// so there is always a move.
+    ///
+    /// When an iteration finds every root move lost and the order is
+    /// neither complete nor cut to the stops of a threat, the root's late
+    /// moves ([`Search::late_moves`]) join the order and the iteration is
+    /// searched again (once): a defence outside the width is looked for
+    /// before the root settles for a likely loss.
+    fn iterate(&mut self, order: &mut Vec<u16>) -> (u32, f64, u16) {
+        let mut best_move = order[0];
+        let mut best_score = f64::NEG_INFINITY;
+        let mut completed = 0;
+        let mut widened = false;
+        let mut depth = 0;
+        while depth < self.limits.depth.max(1) {
+            depth += 1;
+            let mut alpha = f64::NEG_INFINITY;
+            let mut iter_best = (f64::NEG_INFINITY, order[0]);
+            for &cell in order.iter() {
+                let score = match self.play(cell, depth > 1) {
+                    Some(Outcome::Win(_)) => WIN - 1.0,
+                    Some(Outcome::Draw) => 0.0,
+                    None => -self.negamax(depth - 1, f64::NEG_INFINITY, -alpha, 1),
+                };
+                self.undo();
+                if self.stopped && depth > 1 {
+                    break;
+                }
+                if score > iter_best.0 {
+                    iter_best = (score, cell);
+                }
+                alpha = alpha.max(score);
+                if depth > 1 && self.out_of_budget() {
+                    break;
+                }
+            }
+            if self.stopped && depth > 1 {
+                // The moves searched to the end before the stop are
+                // compared at this depth, the previous best among them
+                // (it goes first): the best of them is the better choice.
+                // A loss among them is not a loss against every move.
+                if iter_best.0 > -MATE_BOUND {
+                    (best_score, best_move) = iter_best;
+                }
+                break;
+            }
+            (best_score, best_move) = iter_best;
+            if best_score <= -MATE_BOUND
+                && !self.root.complete
+                && !self.root.cut
+                && !widened
+                && self.widen_root(order)
+            {
+                widened = true;
+                depth -= 1;
+                continue;
+            }
+            if best_score <= -MATE_BOUND && !self.root.complete {
+                best_score += UNPROVEN_SHIFT;
+            }
+            completed = depth;
+            if let Some(p) = order.iter().position(|&c| c == best_move) {
+                order[..=p].rotate_right(1);
+            }
+            // A proven score, or a move that is forced: more depth
+            // cannot change the move.
+            if best_score >= MATE_BOUND
+                || best_score <= -MATE_BOUND
+                || order.len() == 1
+                || self.out_of_budget()
+            {
+                break;
+            }
+        }
+        (completed, best_score, best_move)
+    }
+
+    /// Adds the root's late moves to `order`; false if there were none.
+    fn widen_root(&mut self, order: &mut Vec<u16>) -> bool {
+        let mover = self.board.to_move();
+        let searched: Vec<(f64, u16)> = order.iter().map(|&c| (0.0, c)).collect();
+        let mut late = Vec::new();
+        self.late_moves(mover, &searched, &mut late);
+        order.extend(late.iter().map(|&(_, c)| c));
+        self.root.complete = order.len() == self.board.empty_count();
+        !late.is_empty()
+    }
+}
+
+/// The root's moves and what is known of them, kept from move to move so
+/// that their buffers are reused.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Root {
+    /// The root candidates by static score.
+    pub(super) cells: Vec<(f64, u16)>,
+    /// Those with their shuffle keys.
+    pub(super) keyed: Vec<(f64, u64, u16)>,
+    /// The moves the iterations search, in order.
+    pub(super) order: Vec<u16>,
+    /// Whether the order holds every move that can hold (so a loss against
+    /// all of them is proven).
+    pub(super) complete: bool,
+    /// Whether the order was cut to the moves that stop the opponent's
+    /// threat (the others lose to it, and are never searched again).
+    pub(super) cut: bool,
+}
+
+impl Root {
+    /// Heap bytes of the buffers.
+    pub(super) fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.cells.capacity() * size_of::<(f64, u16)>()
+            + self.keyed.capacity() * size_of::<(f64, u64, u16)>()
+            + self.order.capacity() * size_of::<u16>()
+    }
+}
