@@ -26,9 +26,13 @@ pub(super) const THREAT_TABLE_BITS: u32 = 16;
 
 /// Share of a timed move after which the VCF checks (the mover's VCF, the
 /// opponent's and the cut of the root moves to those that stop it) give
-/// up. They run before anything else and usually take a few milliseconds,
-/// so this only bounds a pathological case; no VCT may spend their time.
-pub(super) const VCF_TIME_SHARE: f64 = 0.5;
+/// up. They run before anything else and usually take a few milliseconds;
+/// this only bounds a pathological case, and is most of the move because
+/// on a loaded machine a wall-clock half of it was sometimes too little
+/// for the VCF a stop depends on (walking into a VCF loses for certain,
+/// while a shallower alpha-beta only plays worse). No VCT may spend
+/// their time, and depth 1 of the alpha-beta always completes after them.
+pub(super) const VCF_TIME_SHARE: f64 = 0.8;
 
 /// Share of a timed move for the mover's VCT, counted from when it starts.
 pub(super) const VCT_TIME_SHARE: f64 = 0.125;
