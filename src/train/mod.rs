@@ -45,6 +45,7 @@ mod checks;
 mod cmaes;
 mod config;
 mod confirm;
+mod method;
 mod perturb;
 mod plateau;
 mod player;
@@ -62,6 +63,7 @@ pub use config::{
     CmaesConfig, ConfirmConfig, Optimizer, PlateauConfig, RunConfig, Select, SpsaConfig,
     StartWeights, FORMAT, MIN_WEIGHT, SHIPPED_BOOK,
 };
+pub use method::{method, summary as method_summary, Method, Round, State};
 pub use perturb::perturb;
 pub use plateau::{grouped, BudgetUse, SigmaChange, SigmaMove, SigmaSchedule};
 pub use player::TrainedPlayer;

@@ -73,6 +73,16 @@ pub fn perturbed(cfg: &RunConfig, theta: &Weights, delta: &[f64], c_k: f64) -> (
     )
 }
 
+/// The index k of the next SPSA step after `rounds`: the number of SPSA
+/// steps among them.
+pub fn next_k(rounds: &[RoundResult]) -> u32 {
+    rounds
+        .iter()
+        .rev()
+        .find_map(|r| r.spsa.as_ref())
+        .map_or(0, |s| s.k + 1)
+}
+
 /// Plays the SPSA step of round `round` (≥ 1), the `k`-th SPSA step of the
 /// run, from θ = `theta`.
 pub fn play_step(

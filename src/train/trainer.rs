@@ -6,17 +6,15 @@
 //! Ctrl-C handler can stop the process between rounds' writes.
 
 use super::checks::{self, Check, CheckRow, Oracle};
-use super::cmaes::{self, Cmaes};
-use super::config::{is_small, Optimizer, RunConfig, Select, SHIPPED_BOOK};
+use super::config::{is_small, RunConfig, SHIPPED_BOOK};
+use super::method::{self, method};
 use super::plateau::{BudgetUse, SigmaChange, SigmaSchedule};
 use super::player::TrainedPlayer;
 use super::record::RoundResult;
-use super::round::play_round;
 use super::rundir::{self, ProgressRow, Recovered, Replaced, RunDir, RunLock};
 use super::seeds::stream;
 use super::setting::{ensure, BookNeed, Field, Problem};
 use super::snapshot::Snapshot;
-use super::spsa;
 use super::TrainError;
 use crate::arena::ranks::{self, Timing};
 use crate::arena::{derive_seed, game_rng, random_openings, stats::PairedTally};
@@ -141,10 +139,8 @@ pub struct Trainer {
     verdict_round: Option<u32>,
     /// A started run that this new one replaced (as asked).
     replaced_run: Option<PathBuf>,
-    /// The CMA-ES state after the round it names, kept between
-    /// generations; replayed from the rounds when it is not the last
-    /// round's (after a resume).
-    cmaes: Option<(u32, Cmaes)>,
+    /// What the optimiser keeps between rounds ([`method::State`]).
+    state: method::State,
 }
 
 /// Whether a run with configuration `cfg` that has played `rounds` has
@@ -176,20 +172,7 @@ fn split_pool(cfg: &RunConfig, book: &Book) -> Result<Pools, TrainError> {
         });
     }
     let mut needs = vec![(cfg.openings_per_pairing() as usize, BookNeed::Openings)];
-    match cfg.optimizer {
-        Optimizer::Spsa => {
-            needs.push((cfg.spsa_config().openings as usize, BookNeed::SpsaOpenings))
-        }
-        Optimizer::Cmaes => needs.push((
-            cfg.cmaes_config().openings as usize,
-            BookNeed::CmaesOpenings,
-        )),
-        Optimizer::Random if cfg.select == Select::Confirm => needs.push((
-            cfg.confirm_config().max_openings() as usize,
-            BookNeed::Confirmation,
-        )),
-        Optimizer::Random => {}
-    }
+    needs.extend(method(cfg.optimizer).book_need(cfg));
     let (n, need) = needs
         .into_iter()
         .max_by_key(|n| n.0)
@@ -238,17 +221,8 @@ fn verdict_fits(have: usize, n: usize, book: &Path) -> Result<(), TrainError> {
 pub fn switched(old: &RunConfig, new: &RunConfig) -> Option<Field> {
     if new.optimizer != old.optimizer {
         Some(Field::Optimizer)
-    } else if new.optimizer == Optimizer::Random && new.select != old.select {
-        Some(Field::Select)
-    } else if new.optimizer == Optimizer::Spsa && new.spsa_config() != old.spsa_config() {
-        Some(Field::Spsa)
-    } else if new.optimizer == Optimizer::Random
-        && new.select == Select::Confirm
-        && new.confirm_config() != old.confirm_config()
-    {
-        Some(Field::Confirm)
     } else {
-        None
+        method(new.optimizer).switched(old, new)
     }
 }
 
@@ -389,7 +363,7 @@ impl Trainer {
             check_openings: None,
             verdict_round: None,
             replaced_run: None,
-            cmaes: None,
+            state: None,
         }
     }
 
@@ -544,29 +518,7 @@ impl Trainer {
 
     /// The index k of the next SPSA step: the number of SPSA steps so far.
     pub fn next_spsa_k(&self) -> u32 {
-        self.rounds
-            .iter()
-            .rev()
-            .find_map(|r| r.spsa.as_ref())
-            .map_or(0, |s| s.k + 1)
-    }
-
-    /// The CMA-ES state after round `last` (the last played): the one kept
-    /// from the previous generation, or replayed from the rounds (after a
-    /// resume, on another rank), or a fresh one at the incumbent when the
-    /// last round was not a generation.
-    fn cmaes_state(&mut self, last: u32) -> Result<Cmaes, TrainError> {
-        if let Some((round, state)) = self.cmaes.take() {
-            if round == last {
-                return Ok(state);
-            }
-        }
-        let replayed =
-            cmaes::replay(&self.cfg, &self.rounds).map_err(|message| TrainError::Inconsistent {
-                path: self.dir.rounds_csv(),
-                message,
-            })?;
-        Ok(replayed.unwrap_or_else(|| cmaes::start(&self.cfg.cmaes_config(), self.incumbent())))
+        super::spsa::next_k(&self.rounds)
     }
 
     /// The current incumbent (the start weights before round 1).
@@ -614,37 +566,15 @@ impl Trainer {
         let result = if r == 0 {
             RoundResult::start(&self.cfg, self.start.clone())
         } else {
-            match self.cfg.optimizer {
-                Optimizer::Random => play_round(
-                    &self.cfg,
-                    &self.player,
-                    self.incumbent(),
-                    self.pool.as_deref(),
-                    r,
-                    schedule.sigma(),
-                )?,
-                Optimizer::Spsa => spsa::play_step(
-                    &self.cfg,
-                    &self.player,
-                    self.incumbent(),
-                    self.pool.as_deref(),
-                    r,
-                    self.next_spsa_k(),
-                )?,
-                Optimizer::Cmaes => {
-                    let mut state = self.cmaes_state(r - 1)?;
-                    let result = cmaes::play_generation(
-                        &self.cfg,
-                        &self.player,
-                        &mut state,
-                        self.incumbent(),
-                        self.pool.as_deref(),
-                        r,
-                    )?;
-                    self.cmaes = Some((r, state));
-                    result
-                }
-            }
+            let round = method::Round {
+                cfg: &self.cfg,
+                player: &self.player,
+                rounds: &self.rounds,
+                pool: self.pool.as_deref(),
+                sigma: schedule.sigma(),
+                rounds_csv: &self.dir.rounds_csv(),
+            };
+            method(self.cfg.optimizer).play(&round, &mut self.state)?
         };
         let round_seconds = t0.elapsed().as_secs_f64();
         let t1 = Instant::now();

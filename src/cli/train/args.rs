@@ -129,13 +129,7 @@ impl RunArgs {
     /// The defaults of a new run of `--game` with `--optimizer` (SPSA's
     /// stability constant follows `--rounds`).
     pub fn defaults(&self) -> RunConfig {
-        if self.optimizer == Some(Optimizer::Cmaes) {
-            return RunConfig::cmaes_defaults(self.game);
-        }
-        if self.optimizer != Some(Optimizer::Spsa) {
-            return RunConfig::defaults(self.game);
-        }
-        let mut cfg = RunConfig::spsa_defaults(self.game);
+        let mut cfg = mnk::train::method(self.optimizer.unwrap_or_default()).defaults(self.game);
         if let (Some(rounds), Some(s)) = (self.rounds, cfg.spsa.as_mut()) {
             s.big_a = (f64::from(rounds) / 10.0).round();
         }

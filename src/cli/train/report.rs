@@ -4,7 +4,7 @@
 
 use super::super::json::say;
 use super::super::matches::TallyJson;
-use mnk::train::{Optimizer, RunConfig, Trainer, Verdict};
+use mnk::train::{RunConfig, Trainer, Verdict};
 use serde::Serialize;
 use std::path::Path;
 
@@ -16,51 +16,14 @@ pub fn plan(t: &Trainer) -> String {
     } else {
         String::new()
     };
-    let main = match c.optimizer {
-        Optimizer::Random => format!(
-            "training {} weights for {} in {}: {} rounds, {} challengers, {} openings x 2 colours per pairing, select {}, {}{budget}, seed {}",
-            c.player,
-            c.game,
-            t.dir().path().display(),
-            c.rounds,
-            c.challengers,
-            c.openings_per_pairing(),
-            c.select,
-            sigma_plan(c),
-            c.seed
-        ),
-        Optimizer::Spsa => {
-            let s = c.spsa_config();
-            format!(
-                "training {} weights for {} in {} by SPSA: {} steps of {} openings x 2 colours, a {} c {} A {} alpha {} gamma {}{budget}, seed {}",
-                c.player,
-                c.game,
-                t.dir().path().display(),
-                c.rounds,
-                s.openings,
-                s.a,
-                s.c,
-                s.big_a,
-                s.alpha,
-                s.gamma,
-                c.seed
-            )
-        }
-        Optimizer::Cmaes => {
-            let s = c.cmaes_config();
-            format!(
-                "training {} weights for {} in {} by CMA-ES: {} generations of {} candidates x {} openings x 2 colours against the mean, sigma {}{budget}, seed {}",
-                c.player,
-                c.game,
-                t.dir().path().display(),
-                c.rounds,
-                s.lambda,
-                s.openings,
-                s.sigma,
-                c.seed
-            )
-        }
-    };
+    let main = format!(
+        "training {} weights for {} in {}{}{budget}, seed {}",
+        c.player,
+        c.game,
+        t.dir().path().display(),
+        mnk::train::method(c.optimizer).plan(c),
+        c.seed
+    );
     main + &sources(c)
 }
 
@@ -91,32 +54,6 @@ fn sources(c: &RunConfig) -> String {
         (Some(_), Ok(p)) => format!("{book}; checks and verdict played by {}", p.spec()),
         _ => book,
     }
-}
-
-/// σ's schedule in words: its start, half-life and the plateau rule.
-fn sigma_plan(c: &RunConfig) -> String {
-    let mut s = format!("σ {}", c.sigma);
-    if c.sigma_half_life > 0.0 {
-        s += &format!(" halving every {} rounds", c.sigma_half_life);
-    }
-    match &c.plateau {
-        Some(p) => {
-            s += &format!(
-                " x {} after {} rounds without an adoption (min {}{}{})",
-                p.shrink,
-                p.patience,
-                c.sigma_min.min(c.sigma),
-                if p.grow { ", grows back" } else { "" },
-                if p.stop {
-                    ", stops at a plateau at the min"
-                } else {
-                    ""
-                }
-            );
-        }
-        None => s += " (no plateau rule)",
-    }
-    s
 }
 
 /// The line that continues a resumed run, or says that a finished one
@@ -201,9 +138,6 @@ struct Method {
     played: usize,
     adopted: usize,
     spsa: usize,
-    /// CMA-ES generations, and σ of the last one.
-    cmaes: usize,
-    sigma: Option<f64>,
     confirms: usize,
     passed: usize,
     confirm_games: u64,
@@ -216,12 +150,6 @@ fn method(t: &Trainer) -> Method {
         played: rounds.len(),
         adopted: rounds.iter().filter(|r| r.adopted()).count(),
         spsa: rounds.iter().filter(|r| r.spsa.is_some()).count(),
-        cmaes: rounds.iter().filter(|r| r.cmaes.is_some()).count(),
-        sigma: rounds
-            .iter()
-            .rev()
-            .find_map(|r| r.cmaes.as_ref())
-            .map(|g| g.sigma),
         confirms: confirms.len(),
         passed: confirms.iter().filter(|c| c.passed()).count(),
         confirm_games: confirms.iter().map(|c| c.games()).sum(),
@@ -230,31 +158,7 @@ fn method(t: &Trainer) -> Method {
 
 /// One line on what the optimiser did over the whole run.
 pub fn method_summary(t: &Trainer) -> String {
-    let m = method(t);
-    let mut parts = vec![format!(
-        "{} rounds, {} games in all",
-        m.played,
-        t.games_played()
-    )];
-    if m.spsa > 0 {
-        parts.push(format!("{} SPSA steps", m.spsa));
-    }
-    if let (true, Some(sigma)) = (m.cmaes > 0, m.sigma) {
-        parts.push(format!(
-            "{} CMA-ES generations (σ {sigma:.4} in the last)",
-            m.cmaes
-        ));
-    }
-    if m.spsa + m.cmaes < m.played {
-        parts.push(format!("{} challengers adopted", m.adopted));
-    }
-    if m.confirms > 0 {
-        parts.push(format!(
-            "{} confirmations ({} passed, {} games)",
-            m.confirms, m.passed, m.confirm_games
-        ));
-    }
-    parts.join(", ")
+    mnk::train::method_summary(t.rounds(), t.games_played())
 }
 
 /// `mnk train --json`'s object (docs/json/train.md).
