@@ -40,6 +40,7 @@ impl Brain {
             late: self.settings.late,
             nodes: None,
             time: None,
+            soft_time: None,
             tt_bits: timing::tt_bits(self.max_memory, self.clock.turn_limit()),
         }
     }
@@ -101,7 +102,8 @@ impl Brain {
     fn search_move(&mut self, start: Instant, board: &Board, regular: bool) -> (Move, String) {
         let rules = *board.rules();
         let empties = self.position.as_ref().expect("a board").empties();
-        let budget = self.clock.budget(empties);
+        let budget = self.clock.stretch(empties);
+        let soft = self.clock.budget(empties);
 
         // Build or resize the player first: that time counts against the
         // budget, which runs from when the command arrived.
@@ -120,7 +122,12 @@ impl Brain {
             search.clear();
         }
         self.tt_dirty = !regular;
-        let limits = self.limits(budget, start, instant);
+        let mut limits = self.limits(budget, start, instant);
+        if let (Budget::Think(soft), Budget::Think(hard)) = (soft, budget) {
+            if soft < hard && limits.time.is_some() {
+                limits.soft_time = Some(soft.saturating_sub(start.elapsed()));
+            }
+        }
         let (_, search) = self.search.as_mut().expect("built above");
         let limit_text = match limits.time {
             Some(t) => format!("{} ms", t.as_millis()),

@@ -16,6 +16,9 @@ pub const TURN_MARGIN_FRACTION: f64 = 0.15;
 pub const MIN_MARGIN: Duration = Duration::from_millis(40);
 /// Part of `time_left` never planned for (and at least [`MIN_MARGIN`]).
 pub const MATCH_RESERVE_FRACTION: f64 = 0.05;
+/// With a match clock, a move whose search has not settled may take up to
+/// this many times its share of the clock (see [`TimeControl::stretch`]).
+pub const STRETCH_FACTOR: u32 = 3;
 /// Below this a search is not worth starting: play at depth 1.
 pub const MIN_SEARCH: Duration = Duration::from_millis(15);
 /// The longest turn limit honoured: 1 hour. A larger `timeout_turn` (some
@@ -145,6 +148,30 @@ impl TimeControl {
     }
 }
 
+impl TimeControl {
+    /// The hard limit for a move whose soft limit is `budget(empties)`:
+    /// the same under a turn limit alone (time saved on one move is not
+    /// given to the next, so every move may use all of it). With a match
+    /// clock, [`STRETCH_FACTOR`] times the share, at most the turn's
+    /// budget (and, as a share is at most a 12th of the usable clock, at
+    /// most a quarter of it): the search stops at its share when it has
+    /// settled, and spends the stretch only when its best move changes or
+    /// its score falls.
+    pub fn stretch(&self, empties: usize) -> Budget {
+        let soft = match self.budget(empties) {
+            Budget::Think(d) => d,
+            Budget::Instant => return Budget::Instant,
+        };
+        if self.match_left().is_none() {
+            return Budget::Think(soft);
+        }
+        let turn = Duration::from_millis(self.turn_limit());
+        let turn_budget = turn.saturating_sub(turn.mul_f64(TURN_MARGIN_FRACTION).max(MIN_MARGIN));
+        let hard = (soft * STRETCH_FACTOR).min(turn_budget).max(soft);
+        Budget::Think(hard)
+    }
+}
+
 /// Bytes per transposition-table entry in the search player.
 pub const TT_ENTRY_BYTES: u64 = crate::players::TT_ENTRY_BYTES as u64;
 /// Memory assumed for everything but the table (code, board, evaluator).
@@ -228,6 +255,27 @@ mod tests {
             Budget::Instant => 0,
             Budget::Think(d) => d.as_millis(),
         }
+    }
+
+    #[test]
+    fn a_move_stretches_only_on_a_match_clock() {
+        // A turn limit alone: the hard limit is the budget.
+        for turn in [100, 300, 1000, 30000] {
+            let t = tc(Some(turn), None, None);
+            assert_eq!(t.stretch(225), t.budget(225), "{turn}");
+        }
+        // 100 s left, 40 moves to go: 2.375 s a move, stretched to 3 × that.
+        let t = tc(Some(30000), Some(180000), Some(100000));
+        assert_eq!(ms(t.stretch(400)), 3 * 2375);
+        // The turn's budget caps the stretch.
+        let t = tc(Some(5000), Some(180000), Some(100000));
+        assert_eq!((ms(t.budget(400)), ms(t.stretch(400))), (2375, 4250));
+        // Late in a game: (10 − 0.5) / 12 s = 791.67 ms, and 3 × that.
+        let t = tc(Some(30000), Some(180000), Some(10000));
+        assert_eq!((ms(t.budget(20)), ms(t.stretch(20))), (791, 2374));
+        // Out of time: at once, either way.
+        let t = tc(Some(1000), Some(180000), Some(200));
+        assert_eq!(t.stretch(200), Budget::Instant);
     }
 
     #[test]

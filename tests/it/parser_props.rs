@@ -173,6 +173,7 @@ fn spec() -> impl Strategy<Value = PlayerSpec> {
             late,
             nodes,
             time: time.map(Duration::from_millis),
+            soft_time: None,
             tt_bits,
         });
     let kind = prop_oneof![

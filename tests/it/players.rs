@@ -295,3 +295,31 @@ fn table_sizes_are_capped_with_the_bytes_named() {
     assert!(check_tables("x", &[16; 8], Some(1 << 20)).is_ok());
     assert!(check_tables("x", &[26], None).is_ok());
 }
+
+/// A soft time limit stops the deepening once the search has settled,
+/// long before the hard limit; without one, a timed search deepens until
+/// the hard limit.
+#[test]
+fn a_soft_time_limit_ends_a_settled_search_early() {
+    let rules = Rules::GOMOKU;
+    let mut board = Board::new(rules);
+    for m in ["h8", "h9", "i9", "g7"] {
+        board.play(m.parse().unwrap()).unwrap();
+    }
+    let timed = |soft: Option<u64>| {
+        let limits = SearchLimits {
+            depth: SearchLimits::MAX_DEPTH,
+            time: Some(Duration::from_millis(400)),
+            soft_time: soft.map(Duration::from_millis),
+            ..SearchLimits::default()
+        };
+        let mut s = Search::new(shipped_weights(rules), limits);
+        s.choose(&board, &mut game_rng(1, &[])).unwrap();
+        s.info().clone()
+    };
+    let soft = timed(Some(5));
+    let hard = timed(None);
+    assert!(soft.elapsed < Duration::from_millis(200), "{soft:?}");
+    assert!(hard.elapsed >= Duration::from_millis(350), "{hard:?}");
+    assert!(soft.depth < hard.depth, "{soft:?} {hard:?}");
+}

@@ -75,8 +75,13 @@ pub struct SearchLimits {
     pub late: usize,
     /// Stop after about this many nodes (the last full iteration counts).
     pub nodes: Option<u64>,
-    /// Stop after about this long.
+    /// Stop after about this long: the hard limit.
     pub time: Option<Duration>,
+    /// Start no new iteration after about this long, unless the last one
+    /// changed the best move or lowered the score (then up to a few times
+    /// this, never past `time`). Set by `mnk brain` when a match clock
+    /// makes time saved on one move worth having on the next.
+    pub soft_time: Option<Duration>,
     /// log2 of the transposition table's entry count, from
     /// [`SearchLimits::MIN_TT_BITS`] to [`SearchLimits::MAX_TT_BITS`].
     pub tt_bits: u32,
@@ -119,6 +124,7 @@ impl Default for SearchLimits {
             late: 16,
             nodes: None,
             time: None,
+            soft_time: None,
             tt_bits: 16,
         }
     }

@@ -21,6 +21,23 @@ pub(super) const ROOT_VCT_NODES: u64 = 2_000_000;
 /// The root VCTs' depth in attacker moves.
 pub(super) const ROOT_VCT_DEPTH: u32 = 6;
 
+/// With a soft time limit, no new iteration starts once this share of the
+/// (stretched) soft limit has passed: an iteration takes two to three
+/// times all the ones before it, so one started later would end past it.
+pub(super) const SOFT_START_SHARE: f64 = 0.5;
+
+/// The soft limit is stretched by this factor when the iteration just
+/// completed changed the best move: the search has not settled.
+pub(super) const UNSTABLE_MOVE_STRETCH: f64 = 2.0;
+
+/// …and by this factor when it lowered the score by more than
+/// [`SCORE_DROP`]: the move may be worse than it looked.
+pub(super) const SCORE_DROP_STRETCH: f64 = 1.5;
+
+/// A fall of the root score that counts as a drop, in evaluation units
+/// (the shipped weights value an open three at a few hundred).
+pub(super) const SCORE_DROP: f64 = 200.0;
+
 /// Bits of the threat searches' table (2^16 entries of 16 bytes).
 pub(super) const THREAT_TABLE_BITS: u32 = 16;
 

@@ -1,6 +1,7 @@
 //! The root of a search: its moves and their order, iterative deepening
 //! over them, and what a search reports.
 
+use super::params::{SCORE_DROP, SCORE_DROP_STRETCH, SOFT_START_SHARE, UNSTABLE_MOVE_STRETCH};
 use super::*;
 
 impl Search {
@@ -130,6 +131,8 @@ impl Search {
         let mut best_score = f64::NEG_INFINITY;
         let mut completed = 0;
         let mut widened = false;
+        // The score and move of the last completed iteration.
+        let mut last = (f64::NEG_INFINITY, best_move);
         let mut depth = 0;
         while depth < self.limits.depth.max(1) {
             depth += 1;
@@ -177,9 +180,14 @@ impl Search {
             if best_score <= -MATE_BOUND && !self.root.complete {
                 best_score += UNPROVEN_SHIFT;
             }
+            let previous = (completed, last);
             completed = depth;
+            last = (best_score, best_move);
             if let Some(p) = order.iter().position(|&c| c == best_move) {
                 order[..=p].rotate_right(1);
+            }
+            if previous.0 > 0 && self.soft_time_spent(previous.1, last) {
+                break;
             }
             // A proven score, or a move that is forced: more depth
             // cannot change the move.
@@ -192,6 +200,24 @@ impl Search {
             }
         }
         (completed, best_score, best_move)
+    }
+
+    /// Whether, with a soft time limit, the search should start no new
+    /// iteration: past [`SOFT_START_SHARE`] of the soft limit, stretched
+    /// when the iteration just completed (`now`, as (score, move)) changed
+    /// the best move of the one before (`before`) or lowered its score.
+    fn soft_time_spent(&self, before: (f64, u16), now: (f64, u16)) -> bool {
+        let Some(soft) = self.limits.soft_time else {
+            return false;
+        };
+        let mut target = soft.as_secs_f64();
+        if now.1 != before.1 {
+            target *= UNSTABLE_MOVE_STRETCH;
+        }
+        if now.0 < before.0 - SCORE_DROP {
+            target *= SCORE_DROP_STRETCH;
+        }
+        self.start.elapsed().as_secs_f64() >= SOFT_START_SHARE * target
     }
 
     /// Adds the root's late moves to `order`; false if there were none.
