@@ -225,6 +225,13 @@ fn print_report(a: &Args, r: &BrainsReport, openings: usize) {
         println!("{label:<6} {}", claims_text(e));
     }
     for (label, e) in ['A', 'B'].iter().zip(&r.engines) {
+        let l = &e.likely;
+        println!(
+            "{label:<6} likely {} moves ({} withdrawn) in {} games ({} withdrawn)",
+            l.moves, l.withdrawn_moves, l.games, l.withdrawn_games
+        );
+    }
+    for (label, e) in ['A', 'B'].iter().zip(&r.engines) {
         for reason in &e.reasons {
             println!("{label} lost {reason}");
         }

@@ -227,6 +227,9 @@ fn claims_in_lost_games_are_withdrawn() {
         line(&stdout, "A's result:").starts_with("A's result: W 0 D 0 L 2"),
         "{stdout}"
     );
+    // Its claims say `win in`, never `likely win`.
+    let likely = line(&stdout, "A      likely");
+    assert_eq!(numbers(likely), [0, 0, 0, 0], "{likely}");
     let claims = line(&stdout, "A      claims");
     let [moves, withdrawn, games, games_withdrawn, proven, proven_withdrawn, pg, pgw] =
         numbers(claims)[..]

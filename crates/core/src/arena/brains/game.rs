@@ -120,6 +120,7 @@ struct Answer {
     took: Duration,
     claim: bool,
     proven: bool,
+    likely: bool,
 }
 
 /// Plays game `index` of the match (opening `index / 2`, A black when
@@ -260,6 +261,7 @@ fn run(
         st.over_limit += u64::from(answer.took > limit);
         st.claims += u64::from(answer.claim);
         st.proven_claims += u64::from(answer.proven);
+        st.likely_claims += u64::from(answer.likely);
         board.play(answer.mv).expect("read_move checked the move");
     }
 }
@@ -330,11 +332,13 @@ fn read_move(
         }
         let claim = eval.as_deref().is_some_and(|e| e.starts_with("win in"));
         let proven = claim && eval.as_deref().is_some_and(|e| e.contains("proven"));
+        let likely = eval.as_deref().is_some_and(|e| e.starts_with("likely win"));
         return Ok(Answer {
             mv,
             took,
             claim,
             proven,
+            likely,
         });
     }
 }

@@ -104,6 +104,9 @@ pub struct GameStats {
     pub claims: u64,
     /// Those of them whose eval also says `proven`.
     pub proven_claims: u64,
+    /// Moves whose `MESSAGE` eval starts with `likely win`: a win the
+    /// engine believes but has not proven.
+    pub likely_claims: u64,
 }
 
 /// A game of a brain match.
@@ -184,6 +187,8 @@ pub struct EngineStats {
     pub claims: Claims,
     /// Win claims that say `proven`.
     pub proven: Claims,
+    /// Claims of a likely (unproven) win.
+    pub likely: Claims,
 }
 
 impl EngineStats {
@@ -206,6 +211,7 @@ impl EngineStats {
         let won = g.result_for(i) == GameResult::Win;
         self.claims.add(s.claims, won);
         self.proven.add(s.proven_claims, won);
+        self.likely.add(s.likely_claims, won);
         if let Some((at_fault, fault)) = &g.fault {
             if *at_fault == i {
                 if fault.is_time() {
