@@ -9,9 +9,11 @@
 //!   run: the page, its assets, `GET /api/runs` and `GET /api/runs/{name}`
 //!   (goal: under a second), with the server's cache warm, and
 //!   `serve/training_view_cold` from a fresh server. The run is trained
-//!   once on 9×9 (about 30 s) and kept in `target/bench-fixtures/`.
+//!   once on 9×9 (about 30 s) by the mnk binary and kept in
+//!   `target/bench-fixtures/`.
 //!
-//! Run: `cargo bench --bench serve`.
+//! Run: `cargo build --release && cargo bench -p mnk-benches --bench serve`
+//! (a benchmark of another package cannot have Cargo build mnk's binary).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use mnk::serve::{start, Bounds, Limits, Options, Running};
@@ -55,15 +57,33 @@ fn ok(addr: SocketAddr, method: &str, path: &str, body: &str) -> String {
     text
 }
 
+/// The repository's root.
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
+}
+
+/// The target folder's `release/`, where this benchmark runs from (in
+/// `deps/`) and where `cargo build --release` puts the mnk binary.
+fn release_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the benchmark's path");
+    exe.parent().and_then(Path::parent).unwrap().to_path_buf()
+}
+
 /// The 2,000-round run the Training view loads, trained once.
 fn run_fixture() -> PathBuf {
-    let runs = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-fixtures/runs");
+    let runs = release_dir().join("../bench-fixtures/runs");
     let run = runs.join("r2000");
     if run.join("weights/round-2000.toml").exists() {
         return runs;
     }
+    let mnk = release_dir().join(format!("mnk{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        mnk.exists(),
+        "{} is missing: this benchmark trains its fixture with it, so run `cargo build --release` first",
+        mnk.display()
+    );
     eprintln!("training the 2,000-round fixture run (about 30 s) …");
-    let status = Command::new(env!("CARGO_BIN_EXE_mnk"))
+    let status = Command::new(mnk)
         .args([
             "train",
             "-g",
@@ -102,7 +122,7 @@ fn server(runtime: &tokio::runtime::Runtime, runs_dir: PathBuf) -> Running {
         replay_dirs: vec![runs_dir.clone()],
         runs_dir,
         records: None,
-        weights_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("weights"),
+        weights_dir: root().join("weights"),
         limits: Limits::default(),
         bounds: Bounds::default(),
     };

@@ -1,7 +1,7 @@
 //! Solve times of the exact solver from the empty board, each from a fresh
 //! table: tic-tac-toe (target < 10 ms) and 4×4×4 (target < 10 s).
 //!
-//! `cargo bench --bench solver`
+//! `cargo bench -p mnk-benches --bench solver`
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use mnk::game::{Board, Rules};

@@ -38,7 +38,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// Whether `name` is one of mnk's own temporary file names, so that a
 /// process holding a run folder may delete it as left over by a writer
 /// that was interrupted: `.NAME.tmpPID-N` ([`write_atomic`]) or
-/// `.tmp-CHART-PID.png` (a plot being drawn by `mnk::plot`).
+/// `.tmp-CHART-PID.png` (how `mnk::plot` drew its charts until it wrote
+/// them with [`write_atomic`] too: older versions may have left one).
 ///
 /// ```
 /// use mnk_core::util::is_temp_name;

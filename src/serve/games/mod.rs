@@ -352,7 +352,8 @@ async fn blocking<T: Send + 'static>(
 
 /// A new game's id: 128 bits of the system's randomness, in hex.
 fn new_id() -> GameId {
-    format!("{:032x}", rand::random::<u128>())
+    use rand::Rng as _;
+    format!("{:032x}", rand::rngs::OsRng.gen::<u128>())
 }
 
 impl Games {
