@@ -441,7 +441,7 @@ impl Search {
         })
     }
 
-    fn negamax(&mut self, depth: u32, mut alpha: f64, beta: f64, ply: u32) -> f64 {
+    fn negamax(&mut self, depth: u32, alpha: f64, beta: f64, ply: u32) -> f64 {
         self.nodes += 1;
         let mover = self.board.to_move();
         if let Some(v) = self.static_value(depth, ply) {
@@ -475,52 +475,36 @@ impl Search {
             }
         }
         let alpha0 = alpha;
-        let mut best = f64::NEG_INFINITY;
-        let mut best_move = NO_MOVE;
+        let mut node = NodeBest::new(alpha);
         for &(_, cell) in moves.iter() {
             let score = match self.play(cell, depth > 1) {
                 Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
                 Some(Outcome::Draw) => 0.0,
-                None => -self.negamax(depth - 1, -beta, -alpha, ply + 1),
+                None => -self.negamax(depth - 1, -beta, -node.alpha, ply + 1),
             };
             self.undo();
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                best_move = cell;
-            }
-            if score > alpha {
-                alpha = score;
-            }
-            if alpha >= beta || self.out_of_budget() {
+            if self.stopped || node.take(score, cell, beta) || self.out_of_budget() {
                 break;
             }
         }
         let mut searched = moves.len();
-        if best <= -MATE_BOUND && !forced && defence == Defence::Free && !self.stopped {
+        if node.best <= -MATE_BOUND && !forced && defence == Defence::Free && !self.stopped {
             let mut late = self.picker.take_late(ply as usize);
             self.late_moves(mover, &moves, &mut late);
             searched += late.len();
             for &(_, cell) in late.iter() {
-                let score = self.late_score(cell, depth, alpha, beta, ply);
-                if self.stopped {
-                    break;
-                }
-                if score > best {
-                    best = score;
-                    best_move = cell;
-                }
-                if score > alpha {
-                    alpha = score;
-                }
-                if alpha >= beta || self.out_of_budget() {
+                let score = self.late_score(cell, depth, node.alpha, beta, ply);
+                if self.stopped || node.take(score, cell, beta) || self.out_of_budget() {
                     break;
                 }
             }
             self.picker.late[ply as usize] = late;
         }
+        let NodeBest {
+            mut best,
+            best_move,
+            ..
+        } = node;
         if best <= -MATE_BOUND && !forced && !self.stopped {
             best = self.settle_loss(best, defence, searched, ply);
         }
@@ -637,6 +621,36 @@ impl Search {
         } else {
             best
         }
+    }
+}
+
+/// A node's best score and move so far, and its raised alpha.
+struct NodeBest {
+    best: f64,
+    best_move: u16,
+    alpha: f64,
+}
+
+impl NodeBest {
+    fn new(alpha: f64) -> NodeBest {
+        NodeBest {
+            best: f64::NEG_INFINITY,
+            best_move: NO_MOVE,
+            alpha,
+        }
+    }
+
+    /// Takes the score of one move; true when it cuts the node off.
+    #[inline]
+    fn take(&mut self, score: f64, cell: u16, beta: f64) -> bool {
+        if score > self.best {
+            self.best = score;
+            self.best_move = cell;
+        }
+        if score > self.alpha {
+            self.alpha = score;
+        }
+        self.alpha >= beta
     }
 }
 
