@@ -7,8 +7,14 @@
 //! must agree with it everywhere, must equal an evaluator rebuilt from
 //! scratch after any play/undo sequence, must be restored exactly by
 //! `undo`, and must value positions colour-blindly.
+//!
+//! The same checks cover the combo model: each cell's combination is
+//! decided from the reference's four shapes by [`reference_combo`], written
+//! from the table in `eval::combo`'s documentation (counting shapes, not
+//! summing packed per-direction counts as the evaluator does), and the
+//! cell scores and board values must add the combination weights so.
 
-use mnk::eval::{Evaluator, Shape, Weights, LOSS, SHAPES, WIN};
+use mnk::eval::{Combo, ComboWeights, Evaluator, Shape, Weights, LOSS, SHAPES, WIN};
 use mnk::game::{Board, Cell, Color, Move, Rule, Rules};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
@@ -267,6 +273,35 @@ fn reference_classifier_on_hand_made_lines() {
 
 // ---------------------------------------------------------------------------
 // Helpers
+/// The combination a stone with these four shapes makes: the first row of
+/// `eval::combo`'s table that holds, counting the shapes directly.
+pub(crate) fn reference_combo(shapes: [Shape; 4]) -> Combo {
+    let count = |want: &[Shape]| shapes.iter().filter(|s| want.contains(s)).count();
+    let fours = count(&[Shape::OpenIn1, Shape::ClosedIn1]);
+    let threes = count(&[Shape::OpenIn2]);
+    let twos = count(&[Shape::OpenIn3]);
+    match (fours, threes, twos) {
+        (2.., _, _) => Combo::DoubleIn1,
+        (1, 1.., _) => Combo::In1OpenIn2,
+        (_, 2.., _) => Combo::DoubleOpenIn2,
+        (_, 1, 1..) => Combo::OpenIn2OpenIn3,
+        (_, _, 2..) => Combo::DoubleOpenIn3,
+        _ => Combo::None,
+    }
+}
+
+/// [`Weights::default_for`] in the combo model, with a distinct nonzero
+/// weight per combination and side, so that a mix-up shows.
+pub(crate) fn combo_default(rules: Rules) -> Weights {
+    let mut w = Weights::default_for(rules);
+    w.combo = Some(ComboWeights {
+        own: [5e5, 3e5, 2e4, 3e3, 2e2],
+        opp: [4e5, 2e5, 1e4, 2e3, 1e2],
+    });
+    // Drops the combinations the game does not have.
+    w.for_game(rules)
+}
+
 // ---------------------------------------------------------------------------
 
 fn mv(x: i32, y: i32) -> Move {
@@ -312,13 +347,20 @@ fn place(e: &mut Evaluator, g: &mut Grid, m: Move, color: Color) {
 }
 
 /// Plays an arbitrary stone set: the `i`-th entry picks among the cells
-/// still empty; colours alternate, or come from the entry's flag.
+/// still empty; colours alternate, or come from the entry's flag. The
+/// weights are the default shape model for an even number of picks, and
+/// [`combo_default`] for an odd one.
 fn arbitrary_position(
     rules: Rules,
     picks: &[(Index, bool)],
     free_colours: bool,
 ) -> (Evaluator, Grid, Vec<(Move, Color)>) {
-    let mut e = new_evaluator(Weights::default_for(rules));
+    let w = if picks.len() % 2 == 1 {
+        combo_default(rules)
+    } else {
+        Weights::default_for(rules)
+    };
+    let mut e = new_evaluator(w);
     let mut g = Grid::new(rules);
     let mut placed = Vec::new();
     for (i, &(pick, flag)) in picks.iter().enumerate() {
@@ -353,7 +395,9 @@ fn picks(rules: Rules) -> impl Strategy<Value = Vec<(Index, bool)>> {
 struct Snapshot {
     scores: [Vec<u64>; 2],
     counts: Vec<i32>,
+    combo_counts: Vec<i32>,
     shapes: Vec<[Shape; 4]>,
+    combos: Vec<Combo>,
     evaluate: [u64; 2],
     can_win: [bool; 2],
 }
@@ -368,8 +412,16 @@ fn snapshot(e: &Evaluator) -> Snapshot {
             .flat_map(|&c| SHAPES.iter().map(move |&s| (c, s)))
             .map(|(c, s)| e.shape_count(c, s))
             .collect(),
+        combo_counts: colors
+            .iter()
+            .flat_map(|&c| Combo::ALL.iter().map(move |&x| (c, x)))
+            .map(|(c, x)| e.combo_count(c, x))
+            .collect(),
         shapes: (0..rules.cells())
             .flat_map(|i| colors.map(|c| e.shapes_at(rules.move_at(i), c)))
+            .collect(),
+        combos: (0..rules.cells())
+            .flat_map(|i| colors.map(|c| e.combo_at(rules.move_at(i), c)))
             .collect(),
         evaluate: colors.map(|c| e.evaluate(c).to_bits()),
         can_win: colors.map(|c| e.can_win_now(c)),
@@ -389,8 +441,20 @@ fn check_against_reference(e: &Evaluator, g: &Grid) -> Result<(), TestCaseError>
             None => 0.0,
         }
     };
+    // The combination weights by Combo (0 in the shape model, and for the
+    // combinations the game does not have).
+    let combo_weight = |side: usize, c: Combo| -> f64 {
+        let Some(cw) = &w.combo else { return 0.0 };
+        let n = Combo::count(rules.k);
+        match Combo::WEIGHTED[..n].iter().position(|&x| x == c) {
+            Some(i) => [&cw.own, &cw.opp][side][i],
+            None => 0.0,
+        }
+    };
     // counts[colour][shape index]
     let mut counts = [[0i32; 8]; 2];
+    // combos[colour][combination index]: stones per combination.
+    let mut combos = [[0i32; Combo::NUM]; 2];
     for i in 0..rules.cells() {
         let m = rules.move_at(i);
         let (x, y) = (m.x as i32, m.y as i32);
@@ -412,18 +476,28 @@ fn check_against_reference(e: &Evaluator, g: &Grid) -> Result<(), TestCaseError>
                 );
             }
         }
+        let want_combos = want_shapes.map(reference_combo);
+        for color in [Color::Black, Color::White] {
+            prop_assert_eq!(
+                e.combo_at(m, color),
+                want_combos[color.index()],
+                "{} cell {} colour {}; board:{}",
+                rules,
+                m,
+                color,
+                g.show()
+            );
+        }
         match g.cells[i] {
             Cell::Empty => {
-                // How a cell is valued (the brief's easy-player rule).
+                // How a cell is valued (the brief's easy-player rule, plus
+                // each side's combination in the combo model).
                 for mover in [Color::Black, Color::White] {
-                    let own: f64 = want_shapes[mover.index()]
-                        .iter()
-                        .map(|&s| weight(&w.own, s))
-                        .sum();
-                    let opp: f64 = want_shapes[mover.opponent().index()]
-                        .iter()
-                        .map(|&s| weight(&w.opp, s))
-                        .sum();
+                    let (me, them) = (mover.index(), mover.opponent().index());
+                    let own: f64 = want_shapes[me].iter().map(|&s| weight(&w.own, s)).sum();
+                    let opp: f64 = want_shapes[them].iter().map(|&s| weight(&w.opp, s)).sum();
+                    let own = own + combo_weight(0, want_combos[me]);
+                    let opp = opp + combo_weight(1, want_combos[them]);
                     let want = w.attack * own + w.defence * opp;
                     let got = e.score(m, mover);
                     prop_assert!(
@@ -440,7 +514,11 @@ fn check_against_reference(e: &Evaluator, g: &Grid) -> Result<(), TestCaseError>
                             .iter()
                             .map(|&s| weight(&w.own, s))
                             .sum();
-                        a.to_bits()
+                        (a + combo_weight(0, want_combos[me])).to_bits()
+                    });
+                    prop_assert_eq!(e.defence_value(m, mover).to_bits(), {
+                        let d: f64 = want_shapes[them].iter().map(|&s| weight(&w.opp, s)).sum();
+                        (d + combo_weight(1, want_combos[them])).to_bits()
                     });
                 }
             }
@@ -452,6 +530,7 @@ fn check_against_reference(e: &Evaluator, g: &Grid) -> Result<(), TestCaseError>
                 for s in want_shapes[color] {
                     counts[color][s as usize] += 1;
                 }
+                combos[color][want_combos[color] as usize] += 1;
             }
         }
     }
@@ -462,6 +541,16 @@ fn check_against_reference(e: &Evaluator, g: &Grid) -> Result<(), TestCaseError>
                 counts[color.index()][s as usize],
                 "count of {:?} for {}; board:{}",
                 s,
+                color,
+                g.show()
+            );
+        }
+        for c in Combo::ALL {
+            prop_assert_eq!(
+                e.combo_count(color, c),
+                combos[color.index()][c as usize],
+                "stones with {:?} for {}; board:{}",
+                c,
                 color,
                 g.show()
             );
@@ -486,6 +575,11 @@ fn check_against_reference(e: &Evaluator, g: &Grid) -> Result<(), TestCaseError>
                 want += (weight(&w.own, *s) * me[*s as usize] as f64
                     - weight(&w.opp, *s) * them[*s as usize] as f64)
                     / stones;
+            }
+            // The combo model: each stone's combination, once.
+            for c in &Combo::ALL[1..] {
+                want += combo_weight(0, *c) * combos[mover.index()][*c as usize] as f64
+                    - combo_weight(1, *c) * combos[mover.opponent().index()][*c as usize] as f64;
             }
             prop_assert!(
                 (got - want).abs() <= 1e-9 * want.abs().max(1.0),
@@ -943,11 +1037,16 @@ fn all_games() -> Vec<Rules> {
     v
 }
 
-/// Random weights (so that a mix-up of shapes or colours shows).
+/// Random weights (so that a mix-up of shapes or colours shows), of the
+/// shape model or the combo model.
 fn weights_for(rules: Rules) -> impl Strategy<Value = Weights> {
     let n = Shape::count(rules.k);
-    proptest::collection::vec(0.0..1e6f64, 2 + 2 * n)
-        .prop_map(move |v| Weights::from_vec(rules, &v).unwrap())
+    let c = Combo::count(rules.k);
+    prop_oneof![
+        proptest::collection::vec(0.0..1e6f64, 2 + 2 * n),
+        proptest::collection::vec(0.0..1e6f64, 2 + 2 * (n + c)),
+    ]
+    .prop_map(move |v| Weights::from_vec(rules, &v).unwrap())
 }
 
 proptest! {

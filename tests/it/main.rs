@@ -18,6 +18,7 @@ mod browser_training;
 mod cli;
 mod duel;
 mod eval;
+mod eval_combo;
 mod eval_render;
 mod game_props;
 mod json_output;

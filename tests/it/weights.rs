@@ -547,6 +547,7 @@ fn near_bounds(swap: bool) -> Weights {
             3.3333333333333335,
             0.1234567891234,
         ],
+        combo: None,
     }
 }
 

@@ -4,6 +4,7 @@
 //! value for search leaves, from the per-colour counts of (stone,
 //! direction) pairs by shape that the lines keep.
 
+use super::combo::Combo;
 use super::lines::{Lines, ShapeCounts};
 use super::shape::{Shape, SHAPES};
 use super::sheet::Sheets;
@@ -46,6 +47,9 @@ pub struct Evaluator {
     own_by_shape: [f64; Shape::NUM],
     /// `weights.opp` indexed by shape (0 for [`Shape::None`]).
     opp_by_shape: [f64; Shape::NUM],
+    /// The combination weights `[own, opp]` indexed by [`Combo`] (all 0 in
+    /// the shape model).
+    by_combo: [[f64; Combo::NUM]; 2],
 }
 
 /// The weights' game and the position's length: the arrays are too large
@@ -72,11 +76,13 @@ impl Evaluator {
         Evaluator::on(Lines::without_counts(weights.game), weights)
     }
 
-    fn on(lines: Lines, weights: Weights) -> Evaluator {
+    fn on(mut lines: Lines, weights: Weights) -> Evaluator {
         let [own_by_shape, opp_by_shape] = weights.by_shape();
+        lines.track_combos(weights.combo.is_some());
         Evaluator {
             sheets: lines.sheets([(&weights, Color::Black), (&weights, Color::White)]),
             lines,
+            by_combo: weights.by_combo(),
             weights,
             own_by_shape,
             opp_by_shape,
@@ -87,6 +93,8 @@ impl Evaluator {
     pub fn set_weights(&mut self, weights: Weights) {
         debug_assert_eq!(weights.game, *self.lines.rules());
         [self.own_by_shape, self.opp_by_shape] = weights.by_shape();
+        self.by_combo = weights.by_combo();
+        self.lines.track_combos(weights.combo.is_some());
         self.sheets = self
             .lines
             .sheets([(&weights, Color::Black), (&weights, Color::White)]);
@@ -180,22 +188,40 @@ impl Evaluator {
         self.lines.shapes_at(m, color)
     }
 
+    /// The combination a `color` stone at `m` makes (or has, if it is
+    /// there).
+    #[inline]
+    pub fn combo_at(&self, m: Move, color: Color) -> Combo {
+        self.lines.combo_at_cell(self.lines.rules().index(m), color)
+    }
+
     /// A cell's attack value for `mover`: the own weights of the shapes a
-    /// stone there makes for the mover.
+    /// stone there makes for the mover, plus (combo model) the own weight
+    /// of its combination.
     pub fn attack_value(&self, m: Move, mover: Color) -> f64 {
-        self.shapes_at(m, mover)
+        let shapes: f64 = self
+            .shapes_at(m, mover)
             .iter()
             .map(|&s| self.own_by_shape[s as usize])
-            .sum()
+            .sum();
+        shapes + self.by_combo[0][self.combo_at(m, mover) as usize]
     }
 
     /// A cell's defence value for `mover`: the opp weights of the shapes a
-    /// stone there would make for the opponent.
+    /// stone there would make for the opponent, plus (combo model) the opp
+    /// weight of the opponent's combination there.
     pub fn defence_value(&self, m: Move, mover: Color) -> f64 {
-        self.shapes_at(m, mover.opponent())
+        let shapes: f64 = self
+            .shapes_at(m, mover.opponent())
             .iter()
             .map(|&s| self.opp_by_shape[s as usize])
-            .sum()
+            .sum();
+        shapes + self.by_combo[1][self.combo_at(m, mover.opponent()) as usize]
+    }
+
+    /// Stones of `color` whose four shapes make combination `c`.
+    pub fn combo_count(&self, color: Color, c: Combo) -> i32 {
+        self.lines.combo_count(color, c)
     }
 
     /// (stone, direction) pairs of `color` with shape `s`.
@@ -218,12 +244,30 @@ impl Evaluator {
     ///   where `n_c(s)` counts (stone, direction) pairs of colour c whose
     ///   stone has shape s, and `stones(s)` is the number of stones of a
     ///   canonical instance (k−1 for a four when k = 5): every stone of an
-    ///   instance has its shape, so the division counts each instance once.
+    ///   instance has its shape, so the division counts each instance once;
+    /// - in a combo model, plus `Σ_c own_combo[c]·m_mover(c) −
+    ///   Σ_c opp_combo[c]·m_opp(c)`, where `m_c(x)` counts the stones of
+    ///   colour c whose four shapes make combination x (the stone where a
+    ///   four and a three cross, say), added after the shapes' sum.
     ///
     /// Swapping every stone's colour and the side to move leaves it unchanged.
     pub fn evaluate(&self, mover: Color) -> f64 {
-        self.lines
-            .with_counts(|counts| self.value_from_counts(counts, mover))
+        let v = self
+            .lines
+            .with_counts(|counts| self.value_from_counts(counts, mover));
+        if self.weights.combo.is_none() || v.abs() == WIN {
+            return v;
+        }
+        self.lines.with_combo_counts(|n| {
+            let me = &n[Cell::from(mover) as usize];
+            let them = &n[Cell::from(mover.opponent()) as usize];
+            let [own, opp] = &self.by_combo;
+            let mut v = v;
+            for c in 1..Combo::NUM {
+                v += own[c] * me[c] as f64 - opp[c] * them[c] as f64;
+            }
+            v
+        })
     }
 
     fn value_from_counts(&self, counts: &ShapeCounts, mover: Color) -> f64 {

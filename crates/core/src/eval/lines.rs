@@ -15,8 +15,10 @@
 //!
 //! Optionally (search needs it, the greedy player does not) `Lines` also
 //! counts, per colour, the (stone, direction) pairs of each shape, which
-//! gives the board value.
+//! gives the board value, and (for a combo model's board value) the stones
+//! of each [`Combo`].
 
+use super::combo::{combo_at, combo_in, levels, Combo, LEVELS};
 use super::geometry::Geometry;
 use super::shape::{LineClassifier, PairIndex, Pairs, Shape};
 use super::sheet::Sheets;
@@ -32,6 +34,10 @@ const UNSCORED: u8 = 0x80;
 /// what the cell holds (row 0, empty cells, is a sink so updates need no
 /// branch).
 pub(crate) type ShapeCounts = [[i32; Shape::NUM]; 3];
+
+/// `combos[cell as usize][combo]`: stones per combination, by what the
+/// cell holds (row 0 unused).
+pub(crate) type ComboCounts = [[i32; Combo::NUM]; 3];
 
 /// Line codes and shapes of one position, independent of any weights: a
 /// move updates them once and rescores every changed cell on a [`Sheets`]
@@ -63,6 +69,10 @@ pub struct Lines {
     /// unless windows exceed 32 cells (k ≥ 17).
     high: Vec<[u64; 4]>,
     counts: ShapeCounts,
+    /// Stones per combination, kept with `counts` when `track_combos`.
+    combos: ComboCounts,
+    /// Whether `combos` is kept (a combo model's board value needs it).
+    track_combos: bool,
     /// The empty cells where each side makes a win, a win in two or a
     /// four, kept with the counts.
     threats: ThreatCells,
@@ -147,6 +157,8 @@ impl Lines {
             cells,
             high,
             counts: [[0; Shape::NUM]; 3],
+            combos: [[0; Combo::NUM]; 3],
+            track_combos: false,
             track_counts: true,
             history: Vec::with_capacity(n),
             unscored: 0,
@@ -187,6 +199,7 @@ impl Lines {
         self.threats.clone_from(&self.blank.threats);
         // The empty board has no stones to count.
         self.counts = [[0; Shape::NUM]; 3];
+        self.combos = [[0; Combo::NUM]; 3];
         sheets.reset();
     }
 
@@ -265,12 +278,23 @@ impl Lines {
     /// to the sheets.
     #[inline(always)]
     fn set_cell(&mut self, cell: usize, state: game::Cell, sheets: Option<&mut Sheets>) {
-        let (geo, counts) = (&*self.geo, (&mut self.counts, &mut self.threats));
+        let combos = self.track_combos.then_some(&mut self.combos);
+        let (geo, counts) = (&*self.geo, (&mut self.counts, &mut self.threats, combos));
         let cells = (&mut self.cells[..], &mut self.high[..]);
         let at = (cell, state);
         // One dispatch per move, so the per-cell loop is specialised for
-        // the flat table (the case that matters for speed) and for whether
-        // counts are kept.
+        // the flat table (the case that matters for speed), for whether
+        // counts are kept and for whether the sheets add combinations.
+        let combo = sheets.as_ref().is_some_and(|s| s.has_combos());
+        macro_rules! run {
+            ($count:literal, $wide:literal, $classify:expr) => {
+                if combo {
+                    update::<$count, $wide, true>(geo, cells, counts, at, sheets, $classify)
+                } else {
+                    update::<$count, $wide, false>(geo, cells, counts, at, sheets, $classify)
+                }
+            };
+        }
         self.updates += match (&mut self.classifier, self.track_counts) {
             (LineClassifier::Dense(table), track) => {
                 let table: &[PairIndex] = table;
@@ -282,20 +306,64 @@ impl Lines {
                 };
                 // A flat table's windows are at most 10 cells: never wide.
                 if track {
-                    update::<true, false>(geo, cells, counts, at, sheets, classify)
+                    run!(true, false, classify)
                 } else {
-                    update::<false, false>(geo, cells, counts, at, sheets, classify)
+                    run!(false, false, classify)
                 }
             }
             (sparse, _) => {
                 let classify = |code| sparse.classify(code);
                 if cells.1.is_empty() {
-                    update::<true, false>(geo, cells, counts, at, sheets, classify)
+                    run!(true, false, classify)
                 } else {
-                    update::<true, true>(geo, cells, counts, at, sheets, classify)
+                    run!(true, true, classify)
                 }
             }
         };
+    }
+
+    /// Keeps (or stops keeping) the stones per combination for the board
+    /// value of a combo model; starting recounts them from the cells.
+    pub(crate) fn track_combos(&mut self, on: bool) {
+        if on && !self.track_combos {
+            self.combos = self.count_combos();
+        }
+        self.track_combos = on;
+    }
+
+    /// The stones per combination, counted from the cells.
+    fn count_combos(&self) -> ComboCounts {
+        let mut c = [[0; Combo::NUM]; 3];
+        for cell in &self.cells {
+            let st = cell.state as usize;
+            if st != 0 {
+                c[st][combo_at(&cell.pairs, st - 1) as usize] += 1;
+            }
+        }
+        c
+    }
+
+    /// Calls `f` with the stones per combination: the maintained ones, or
+    /// counts from the cells when they are not kept.
+    #[inline]
+    pub(crate) fn with_combo_counts<R>(&self, f: impl FnOnce(&ComboCounts) -> R) -> R {
+        if self.track_counts && self.track_combos {
+            f(&self.combos)
+        } else {
+            f(&self.count_combos())
+        }
+    }
+
+    /// Stones of `color` whose four shapes make combination `c`.
+    pub fn combo_count(&self, color: Color, c: Combo) -> i32 {
+        self.with_combo_counts(|n| n[game::Cell::from(color) as usize][c as usize])
+    }
+
+    /// The combination a `color` stone at `cell` makes (or has, if it is
+    /// there).
+    #[inline]
+    pub fn combo_at_cell(&self, cell: usize, color: Color) -> Combo {
+        combo_at(&self.cells[cell].pairs, color.index())
     }
 
     /// Heap bytes this position owns, its empty-board copy included (the
@@ -419,12 +487,14 @@ pub(crate) fn shape_for(state: usize, pair: PairIndex) -> usize {
 }
 
 /// The body of [`Lines::set_cell`], for one way of classifying line codes;
-/// returns the number of (cell, direction) updates.
+/// returns the number of (cell, direction) updates. `combos` is `Some`
+/// when the stones per combination are kept (with `COUNT` only);
+/// `COMBO` says whether the sheets add combinations.
 #[inline(always)]
-fn update<const COUNT: bool, const WIDE: bool>(
+fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
     geo: &Geometry,
     (cells, high): (&mut [Cell], &mut [[u64; 4]]),
-    (counts, threats): (&mut ShapeCounts, &mut ThreatCells),
+    (counts, threats, mut combos): (&mut ShapeCounts, &mut ThreatCells, Option<&mut ComboCounts>),
     (cell, state): (usize, game::Cell),
     mut sheets: Option<&mut Sheets>,
     mut classify: impl FnMut([u64; 2]) -> PairIndex,
@@ -434,6 +504,7 @@ fn update<const COUNT: bool, const WIDE: bool>(
     // must hold as many (they could come from another game).
     if let Some(s) = &sheets {
         assert_eq!(s.cells(), cells.len(), "score sheets of another game");
+        assert!(COMBO || !s.has_combos(), "combination sheets without COMBO");
     }
     let me = &mut cells[cell];
     let old_state = me.state as usize;
@@ -444,13 +515,24 @@ fn update<const COUNT: bool, const WIDE: bool>(
             counts[old_state][shape_for(old_state, p)] -= 1;
             counts[state as usize][shape_for(state as usize, p)] += 1;
         }
+        if let Some(n) = combos.as_deref_mut() {
+            let l = levels(&me.pairs);
+            if old_state != 0 {
+                n[old_state][combo_in(l, old_state - 1)] -= 1;
+            }
+            if !state.is_empty() {
+                n[state as usize][combo_in(l, state as usize - 1)] += 1;
+            }
+        }
     }
     me.state = state;
     if COUNT {
         threats.mark(cell, state.is_empty());
     }
     if let Some(s) = sheets.as_deref_mut() {
-        s.apply(cell, &me.pairs, state);
+        // SAFETY: `cell` is a cell of this board (see the assertion
+        // above), and the classifier gives pair indices.
+        unsafe { s.apply_unchecked::<COMBO>(cell, &me.pairs, state) };
     }
     // The played cell's field in each neighbour's code goes from the old
     // state to the new one: the two differ in exactly the bits of `flip`.
@@ -482,6 +564,14 @@ fn update<const COUNT: bool, const WIDE: bool>(
         if COUNT && !c.state.is_empty() {
             counts[qs][shape_for(qs, old)] -= 1;
             counts[qs][shape_for(qs, new)] += 1;
+            if let Some(n) = combos.as_deref_mut() {
+                let now = levels(&c.pairs);
+                let before = now
+                    .wrapping_sub(LEVELS[new as usize])
+                    .wrapping_add(LEVELS[old as usize]);
+                n[qs][combo_in(before, qs - 1)] -= 1;
+                n[qs][combo_in(now, qs - 1)] += 1;
+            }
         }
         if COUNT {
             threats.change(q, old, new, c.state.is_empty());
@@ -490,7 +580,7 @@ fn update<const COUNT: bool, const WIDE: bool>(
         if let Some(s) = sheets.as_deref_mut() {
             // SAFETY: `q` is a cell of this board (see the assertion
             // above), and the classifier gives pair indices.
-            unsafe { s.apply_unchecked(q, &c.pairs, c.state) };
+            unsafe { s.apply_unchecked::<COMBO>(q, &c.pairs, c.state) };
         }
     }
     touches.len() as u64

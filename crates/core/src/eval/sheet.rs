@@ -12,11 +12,21 @@
 //! sheet, the flat array of sums. Occupied cells score −∞, so a max pass
 //! over the array never picks them and needs no occupancy test.
 //!
+//! In the `combo` model a cell's score also adds, once per side, the
+//! weight of the combination a stone there makes ([`Combo`]): `attack ×
+//! own_combo[mover's] + defence × opp_combo[opponent's]`, from a second
+//! table by both colours' combinations (36 entries), added last. Sheets
+//! on shape models only skip it (the update loop is specialised per move,
+//! not tested per cell); a shape model's entries in that table are 0, and
+//! `x + 0.0` is `x`, so a shape model scores bit for bit the same either
+//! way, and so does a combo model whose combination weights are 0.
+//!
 //! Scores are `f64` and always summed in direction order from the same
 //! table, so a cell's score is a pure function of its four shape pairs and
 //! its occupancy: incremental updates and a rebuild from scratch agree bit
 //! for bit, and ties between cells are exact.
 
+use super::combo::{combo_pair, Combo};
 use super::shape::{pair_shape, Pairs, Shape};
 use super::weights::Weights;
 use crate::game::{Cell, Color};
@@ -24,6 +34,9 @@ use std::sync::Arc;
 
 /// The number of shape pairs, the size of the term table.
 const PAIRS: usize = Shape::NUM * Shape::NUM;
+
+/// The number of pairs of combinations, the size of the combination table.
+const COMBO_PAIRS: usize = Combo::NUM * Combo::NUM;
 
 /// Two sheets of cell scores kept in step with a [`Lines`](super::Lines)
 /// (which makes them, [`Lines::sheets`](super::Lines::sheets)), each one weight
@@ -49,6 +62,11 @@ const PAIRS: usize = Shape::NUM * Shape::NUM;
 pub struct Sheets {
     /// Both sheets' term of one direction, by shape pair.
     term: [[f64; 2]; PAIRS],
+    /// Both sheets' combination term, by `black × Combo::NUM + white`.
+    combo_term: [[f64; 2]; COMBO_PAIRS],
+    /// Whether each sheet's weights are a combo model: if neither is, the
+    /// combination term (all 0) is skipped.
+    combo: [bool; 2],
     /// Score by cell, −∞ if occupied, per sheet.
     scores: [Vec<f64>; 2],
     /// The scores as `f32`, per sheet: see [`Sheets::keys`].
@@ -84,6 +102,16 @@ fn terms(weights: &Weights, mover: Color) -> [f64; PAIRS] {
     })
 }
 
+/// One sheet's combination term, by `black × Combo::NUM + white`.
+fn combo_terms(weights: &Weights, mover: Color) -> [f64; COMBO_PAIRS] {
+    let [own, opp] = weights.by_combo();
+    let me = mover.index();
+    std::array::from_fn(|p| {
+        let both = [p / Combo::NUM, p % Combo::NUM];
+        weights.attack * own[both[me]] + weights.defence * opp[both[1 - me]]
+    })
+}
+
 impl Sheets {
     /// Sheet `i` scores with `sheets[i].0` for `sheets[i].1` to move, on
     /// the position whose cells (their shape pairs and what they hold) are
@@ -94,9 +122,12 @@ impl Sheets {
         now: impl Iterator<Item = (&'a Pairs, Cell)>,
     ) -> Sheets {
         let [a, b] = sheets.map(|(w, mover)| terms(w, mover));
+        let [ca, cb] = sheets.map(|(w, mover)| combo_terms(w, mover));
         let cells = blank.len();
         let mut s = Sheets {
             term: std::array::from_fn(|p| [a[p], b[p]]),
+            combo_term: std::array::from_fn(|p| [ca[p], cb[p]]),
+            combo: sheets.map(|(w, _)| w.combo.is_some()),
             scores: [vec![0.0; cells], vec![0.0; cells]],
             keys: [vec![0.0; cells], vec![0.0; cells]],
             blank: [(); 2].map(|_| {
@@ -131,19 +162,39 @@ impl Sheets {
             .iter()
             .all(|&p| (p as usize) < 2 * PAIRS && p % 2 == 0));
         // SAFETY: both just checked.
-        unsafe { self.apply_unchecked(cell, pairs, state) }
+        unsafe {
+            if self.has_combos() {
+                self.apply_unchecked::<true>(cell, pairs, state)
+            } else {
+                self.apply_unchecked::<false>(cell, pairs, state)
+            }
+        }
+    }
+
+    /// Whether either sheet is of a combo model, so that the combination
+    /// term must be added (with `COMBO` in [`Sheets::apply_unchecked`]).
+    #[inline]
+    pub(crate) fn has_combos(&self) -> bool {
+        self.combo[0] | self.combo[1]
     }
 
     /// [`Sheets::apply`] without bounds checks, for the update loop, with
     /// the cell's pairs read in place: each a byte load, since one of them
     /// was just stored as a byte (a whole-word load would stall on store
-    /// forwarding).
+    /// forwarding). `COMBO` adds the combination term; without it the
+    /// sheets must have none ([`Sheets::has_combos`]).
     ///
     /// # Safety
     /// `cell` must be below [`Sheets::cells`], and the pairs must be pair
     /// indices (even, below 128).
     #[inline(always)]
-    pub(crate) unsafe fn apply_unchecked(&mut self, cell: usize, pairs: &Pairs, state: Cell) {
+    pub(crate) unsafe fn apply_unchecked<const COMBO: bool>(
+        &mut self,
+        cell: usize,
+        pairs: &Pairs,
+        state: Cell,
+    ) {
+        debug_assert!(COMBO || !self.has_combos());
         debug_assert!(cell < self.cells());
         debug_assert!(pairs
             .iter()
@@ -162,7 +213,13 @@ impl Sheets {
             [f64::NEG_INFINITY; 2],
         ];
         let penalty = &PENALTY[state as usize & 3];
-        let ([s0, s1], [k0, k1]) = sum([p(0), p(1), p(2), p(3), penalty]);
+        let ([s0, s1], [k0, k1]) = if COMBO {
+            // Below COMBO_PAIRS: both combinations are below Combo::NUM.
+            let combo = &self.combo_term[combo_pair(pairs)];
+            sum([p(0), p(1), p(2), p(3), penalty, combo])
+        } else {
+            sum([p(0), p(1), p(2), p(3), penalty])
+        };
         // SAFETY: the caller's.
         unsafe {
             *self.scores[0].get_unchecked_mut(cell) = s0;
@@ -211,6 +268,10 @@ impl Sheets {
         for (mine, theirs) in self.term.iter_mut().zip(&other.term) {
             mine[i] = theirs[j];
         }
+        for (mine, theirs) in self.combo_term.iter_mut().zip(&other.combo_term) {
+            mine[i] = theirs[j];
+        }
+        self.combo[i] = other.combo[j];
         if !Arc::ptr_eq(&self.blank[i], &other.blank[j]) {
             self.blank[i] = other.blank[j].clone();
         }
@@ -232,12 +293,12 @@ impl Sheets {
     }
 }
 
-/// `((a + b) + c) + d) + e`, lane by lane, and the sums as `f32`: both
+/// `((a + b) + c) + …`, lane by lane, and the sums as `f32`: both
 /// sheets' sums in one SSE2 register on x86-64 (part of its baseline), the
 /// same IEEE additions in the same order as the plain code elsewhere.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn sum(v: [&[f64; 2]; 5]) -> ([f64; 2], [f32; 2]) {
+fn sum<const N: usize>(v: [&[f64; 2]; N]) -> ([f64; 2], [f32; 2]) {
     use std::arch::x86_64::*;
     // SAFETY: SSE2 is part of the x86-64 baseline; each load reads one
     // `[f64; 2]`, the stores write into arrays of two and four.
@@ -253,10 +314,10 @@ fn sum(v: [&[f64; 2]; 5]) -> ([f64; 2], [f32; 2]) {
     }
 }
 
-/// `((a + b) + c) + d) + e`, lane by lane, and the sums as `f32`.
+/// `((a + b) + c) + …`, lane by lane, and the sums as `f32`.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn sum(v: [&[f64; 2]; 5]) -> ([f64; 2], [f32; 2]) {
-    let s: [f64; 2] = std::array::from_fn(|i| v[0][i] + v[1][i] + v[2][i] + v[3][i] + v[4][i]);
+fn sum<const N: usize>(v: [&[f64; 2]; N]) -> ([f64; 2], [f32; 2]) {
+    let s: [f64; 2] = std::array::from_fn(|i| v[1..].iter().fold(v[0][i], |a, x| a + x[i]));
     (s, s.map(|x| x as f32))
 }

@@ -2,6 +2,13 @@
 //! TOML (`toml.rs`) and as the original program's 16-number
 //! `ChessboardValue.txt` (`txt.rs`).
 //!
+//! A set is of one of two [`Model`]s: `shapes`, the brief's 16 numbers
+//! (attack, defence, and an own and an opp weight per shape), or `combo`,
+//! the same numbers plus an own and an opp weight per cell combination
+//! ([`Combo`](super::Combo)), which a cell's score adds once per side. A
+//! combo set whose combination weights are all 0 plays exactly as its
+//! shape weights alone.
+//!
 //! The txt format holds 64-bit integers and mnk holds fractions from 0 to
 //! [`MAX_WEIGHT`], so neither side can take the other's numbers as they
 //! are. What carries over is what decides play: within each [`TxtGroup`]
@@ -14,6 +21,7 @@ mod txt;
 
 pub use txt::{GroupScale, TxtExport, TxtGroup, TxtImport, TXT_DIGITS};
 
+use super::combo::{Combo, COMBOS};
 use super::shape::{Shape, SHAPES, WEIGHTED};
 use crate::game::Rules;
 use std::path::Path;
@@ -72,6 +80,18 @@ pub enum WeightsError {
         /// What is wrong, naming the field.
         message: String,
     },
+    /// A `combo` weight set cannot be written as `ChessboardValue.txt`.
+    #[error(
+        "cannot write a \"{model}\" weight set as ChessboardValue.txt: that format holds only \
+         the 16 numbers of the shape model (attack, defence, own and opp per shape), and \
+         leaving out the {combos} combination weights would write a different player"
+    )]
+    TxtModel {
+        /// The set's model.
+        model: Model,
+        /// How many combination weights it has.
+        combos: usize,
+    },
     /// A group's numbers are too far apart to write as 64-bit integers with
     /// [`TXT_DIGITS`] significant digits (see [`Weights::export_txt`]).
     #[error(
@@ -100,6 +120,35 @@ pub enum WeightsError {
         /// `max × 10^exp`, the integer that does not fit.
         scaled: f64,
     },
+}
+
+crate::util::string_enum! {
+    /// Which numbers a weight set holds, named by `model` in its file.
+    #[derive(Default)]
+    pub enum Model("weight model") {
+        /// The brief's model: attack, defence, and an own and an opp weight
+        /// per shape (16 numbers for k ≥ 4). A file without `model` is one.
+        #[default]
+        Shapes = "shapes",
+        /// The shape model plus an own and an opp weight per cell
+        /// combination ([`Combo`]).
+        Combo = "combo",
+    }
+}
+
+/// The combination weights of a `combo` model: `own[i]` and `opp[i]` are
+/// the weights of `Combo::WEIGHTED[i]`; for k = 3 only the first three
+/// combinations exist and the last two entries stay 0.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ComboWeights {
+    /// Added to a cell's attack value when a stone there makes the
+    /// combination for the mover (and to the board value per stone that
+    /// has it).
+    pub own: [f64; COMBOS],
+    /// Added to a cell's defence value when a stone there would make the
+    /// combination for the opponent (and subtracted from the board value
+    /// per opponent's stone that has it).
+    pub opp: [f64; COMBOS],
 }
 
 /// A weight set for one game.
@@ -134,12 +183,55 @@ pub struct Weights {
     pub own: [f64; WEIGHTED],
     /// Counted for the opponent's shapes (subtracted in a board value).
     pub opp: [f64; WEIGHTED],
+    /// The combination weights: `Some` in a `combo` model, `None` in the
+    /// shape model.
+    pub combo: Option<ComboWeights>,
 }
 
 impl Weights {
     /// The number of shapes with weights for this game (5 or 7).
     pub fn shape_count(&self) -> usize {
         Shape::count(self.game.k)
+    }
+
+    /// The set's model.
+    pub fn model(&self) -> Model {
+        if self.combo.is_some() {
+            Model::Combo
+        } else {
+            Model::Shapes
+        }
+    }
+
+    /// The number of combinations with weights for this game (0 in the
+    /// shape model, else 3 or 5).
+    pub fn combo_count(&self) -> usize {
+        match self.combo {
+            Some(_) => Combo::count(self.game.k),
+            None => 0,
+        }
+    }
+
+    /// The same set in `model`: a `combo` model gains combination weights
+    /// of 0 (so it plays exactly as before), a `shapes` model loses them.
+    pub fn with_model(mut self, model: Model) -> Weights {
+        self.combo = match model {
+            Model::Shapes => None,
+            Model::Combo => Some(self.combo.unwrap_or_default()),
+        };
+        self
+    }
+
+    /// `[own, opp]` indexed by [`Combo`]: 0 for [`Combo::None`], for the
+    /// combinations this game does not have, and in the shape model.
+    pub(crate) fn by_combo(&self) -> [[f64; Combo::NUM]; 2] {
+        let n = self.combo_count();
+        let (mut own, mut opp) = ([0.0; Combo::NUM], [0.0; Combo::NUM]);
+        if let Some(c) = &self.combo {
+            own[1..=n].copy_from_slice(&c.own[..n]);
+            opp[1..=n].copy_from_slice(&c.opp[..n]);
+        }
+        [own, opp]
     }
 
     /// `[own, opp]` indexed by [`Shape`]: 0 for [`Shape::None`] and for the
@@ -165,6 +257,7 @@ impl Weights {
             defence: 1.0,
             own,
             opp,
+            combo: None,
         };
         w.truncate_to_game();
         w
@@ -179,6 +272,7 @@ impl Weights {
             defence: 1.0,
             own: [1.0; WEIGHTED],
             opp: [1.0; WEIGHTED],
+            combo: None,
         };
         w.truncate_to_game();
         w
@@ -188,6 +282,13 @@ impl Weights {
         for i in self.shape_count()..WEIGHTED {
             self.own[i] = 0.0;
             self.opp[i] = 0.0;
+        }
+        let n = Combo::count(self.game.k);
+        if let Some(c) = &mut self.combo {
+            for i in n..COMBOS {
+                c.own[i] = 0.0;
+                c.opp[i] = 0.0;
+            }
         }
     }
 
@@ -200,7 +301,8 @@ impl Weights {
     }
 
     /// Every tunable number with its name, in file order: `attack`,
-    /// `defence`, then `own.<shape>` and `opp.<shape>`.
+    /// `defence`, then `own.<shape>` and `opp.<shape>`, then in a combo
+    /// model `own_combo.<combination>` and `opp_combo.<combination>`.
     pub fn named_values(&self) -> Vec<(String, f64)> {
         let k = self.game.k;
         let mut v = vec![
@@ -213,6 +315,14 @@ impl Weights {
         for (i, s) in SHAPES[..self.shape_count()].iter().enumerate() {
             v.push((format!("opp.{}", s.name(k)), self.opp[i]));
         }
+        if let Some(c) = &self.combo {
+            let combos = &Combo::WEIGHTED[..self.combo_count()];
+            for (side, vals) in [("own", &c.own), ("opp", &c.opp)] {
+                for (i, combo) in combos.iter().enumerate() {
+                    v.push((format!("{side}_combo.{}", combo.name(k)), vals[i]));
+                }
+            }
+        }
         v
     }
 
@@ -222,17 +332,29 @@ impl Weights {
         self.named_values().into_iter().map(|(_, v)| v).collect()
     }
 
-    /// Rebuilds weights from [`Weights::to_vec`]'s order.
+    /// Rebuilds weights from [`Weights::to_vec`]'s order. The length
+    /// tells the model: `2 + 2 × shapes` numbers are a shape model, `2 +
+    /// 2 × (shapes + combinations)` a combo model; any other is `None`.
     pub fn from_vec(game: Rules, v: &[f64]) -> Option<Weights> {
         let n = Shape::count(game.k);
-        if v.len() != 2 + 2 * n {
-            return None;
-        }
+        let c = Combo::count(game.k);
+        let combo = match v.len() {
+            l if l == 2 + 2 * n => false,
+            l if l == 2 + 2 * (n + c) => true,
+            _ => return None,
+        };
         let mut w = Weights::flat(game);
         w.attack = v[0];
         w.defence = v[1];
         w.own[..n].copy_from_slice(&v[2..2 + n]);
         w.opp[..n].copy_from_slice(&v[2 + n..2 + 2 * n]);
+        if combo {
+            let mut cw = ComboWeights::default();
+            let rest = &v[2 + 2 * n..];
+            cw.own[..c].copy_from_slice(&rest[..c]);
+            cw.opp[..c].copy_from_slice(&rest[c..2 * c]);
+            w.combo = Some(cw);
+        }
         Some(w)
     }
 

@@ -1,7 +1,8 @@
 //! The TOML form of a weight set: parsing with errors that name the key,
 //! and writing with a comment saying what every number means.
 
-use super::{check_value, Weights, WeightsError};
+use super::{check_value, ComboWeights, Model, Weights, WeightsError};
+use crate::eval::combo::Combo;
 use crate::eval::shape::{Shape, SHAPES};
 use crate::game::{Rule, Rules};
 use std::fmt::Write as _;
@@ -20,16 +21,38 @@ impl Weights {
             field: field.to_string(),
             message,
         };
+        const KEYS: [&str; 10] = [
+            "attack",
+            "defence",
+            "game",
+            "own",
+            "opp",
+            "model",
+            "own_combo",
+            "opp_combo",
+            "name",
+            "note",
+        ];
         for key in value.keys() {
-            if !["attack", "defence", "game", "own", "opp", "name", "note"].contains(&key.as_str())
-            {
+            if !KEYS.contains(&key.as_str()) {
                 return Err(field(
                     key,
-                    "unknown key: expected attack, defence, [game], [own], [opp], name or note"
+                    "unknown key: expected attack, defence, [game], [own], [opp], model, \
+                     [own_combo], [opp_combo], name or note"
                         .into(),
                 ));
             }
         }
+        let model = match value.get("model") {
+            None => Model::Shapes,
+            Some(::toml::Value::String(s)) => s.parse::<Model>().map_err(|e| field("model", e))?,
+            Some(v) => {
+                return Err(field(
+                    "model",
+                    format!("expected \"shapes\" or \"combo\", found {v}"),
+                ))
+            }
+        };
         let game = value
             .get("game")
             .and_then(|g| g.as_table())
@@ -74,7 +97,7 @@ impl Weights {
             check_value(path, name, x)?;
             Ok(x)
         };
-        let mut w = Weights::flat(rules);
+        let mut w = Weights::flat(rules).with_model(model);
         w.attack = num(value.get("attack"), "attack")?;
         w.defence = num(value.get("defence"), "defence")?;
         let n = Shape::count(rules.k);
@@ -101,6 +124,51 @@ impl Weights {
             for (i, name) in names.iter().enumerate() {
                 slot[i] = num(t.get(name), &format!("{side}.{name}"))?;
             }
+        }
+        let combos: Vec<String> = Combo::WEIGHTED[..Combo::count(rules.k)]
+            .iter()
+            .map(|c| c.name(rules.k))
+            .collect();
+        let mut cw = ComboWeights::default();
+        for (side, slot) in [("own_combo", &mut cw.own), ("opp_combo", &mut cw.opp)] {
+            let t = match (value.get(side), model) {
+                (None, Model::Shapes) => continue,
+                (Some(_), Model::Shapes) => {
+                    return Err(field(
+                        side,
+                        "combination weights belong to the combo model: add model = \"combo\" \
+                         at the top, or remove the table"
+                            .into(),
+                    ))
+                }
+                (t, Model::Combo) => t.and_then(|t| t.as_table()).ok_or_else(|| {
+                    field(
+                        side,
+                        format!(
+                            "missing [{side}] table with {} (model = \"combo\")",
+                            combos.join(", ")
+                        ),
+                    )
+                })?,
+            };
+            for key in t.keys() {
+                if !combos.contains(key) {
+                    return Err(field(
+                        &format!("{side}.{key}"),
+                        format!(
+                            "not a combination of k = {}: expected one of {}",
+                            rules.k,
+                            combos.join(", ")
+                        ),
+                    ));
+                }
+            }
+            for (i, name) in combos.iter().enumerate() {
+                slot[i] = num(t.get(name), &format!("{side}.{name}"))?;
+            }
+        }
+        if model == Model::Combo {
+            w.combo = Some(cw);
         }
         Ok(w)
     }
@@ -132,7 +200,24 @@ impl Weights {
             s,
             "# shapes minus the opponent's opp-weighted shapes. Weights are 0 to 1e9."
         );
-        let _ = writeln!(s);
+        if self.combo.is_some() {
+            let _ = writeln!(
+                s,
+                "# The combo model adds, once per side, the weight of the combination a"
+            );
+            let _ = writeln!(
+                s,
+                "# stone there makes across its 4 lines ([own_combo] to the attack value,"
+            );
+            let _ = writeln!(
+                s,
+                "# [opp_combo] to the defence value), and to a board value per stone that has one."
+            );
+            let _ = writeln!(s);
+            let _ = writeln!(s, "model = \"combo\"   # shapes plus combination weights");
+        } else {
+            let _ = writeln!(s);
+        }
         let _ = writeln!(
             s,
             "attack = {}   # multiplies a cell's attack value",
@@ -167,6 +252,32 @@ impl Weights {
                     fmt_num(vals[i]),
                     describe(*shape, k)
                 );
+            }
+        }
+        if let Some(c) = &self.combo {
+            for (side, vals, what) in [
+                (
+                    "own_combo",
+                    &c.own,
+                    "the mover's combinations at a cell (added)",
+                ),
+                (
+                    "opp_combo",
+                    &c.opp,
+                    "the opponent's combinations at a cell (taking the cell is worth this)",
+                ),
+            ] {
+                let _ = writeln!(s);
+                let _ = writeln!(s, "[{side}]   # {what}");
+                for (i, combo) in Combo::WEIGHTED[..self.combo_count()].iter().enumerate() {
+                    let _ = writeln!(
+                        s,
+                        "{} = {}   # {}",
+                        combo.name(k),
+                        fmt_num(vals[i]),
+                        combo.describe(k)
+                    );
+                }
             }
         }
         s

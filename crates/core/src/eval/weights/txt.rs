@@ -163,6 +163,12 @@ impl Weights {
     /// assert_eq!(back.own, w.own);
     /// ```
     pub fn export_txt(&self) -> Result<TxtExport, WeightsError> {
+        if self.combo.is_some() {
+            return Err(WeightsError::TxtModel {
+                model: self.model(),
+                combos: 2 * self.combo_count(),
+            });
+        }
         let named = self.txt_named_values();
         for (name, v) in &named {
             if !v.is_finite() || *v < 0.0 {

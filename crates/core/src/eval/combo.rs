@@ -1,0 +1,286 @@
+//! Combinations: what a stone makes at one cell across its four lines,
+//! the cell-level features of the `combo` weight model.
+//!
+//! A [`Shape`] sees one line, so a cell's score as a sum over its four
+//! directions cannot tell a four-three (a win in two) from a four and an
+//! unrelated three. A combination is read off the four shapes a stone of
+//! one colour makes (or has) at a cell, by threat level like the shapes,
+//! so that it means the same for every k. With *fours* the directions
+//! whose shape is a (k−1), open or closed, *threes* those with an open
+//! (k−2), and *twos* those with an open (k−3), a cell's combination is
+//! the first of these that holds:
+//!
+//! | combination | k = 5 name | k = 3 name | holds when |
+//! | --- | --- | --- | --- |
+//! | [`Combo::DoubleIn1`] | `double4` | `double2` | two or more fours |
+//! | [`Combo::In1OpenIn2`] | `4_open3` | `2_open1` | a four and an open three |
+//! | [`Combo::DoubleOpenIn2`] | `double_open3` | `double_open1` | two or more open threes |
+//! | [`Combo::OpenIn2OpenIn3`] | `open3_open2` | — | an open three and an open two |
+//! | [`Combo::DoubleOpenIn3`] | `double_open2` | — | two or more open twos |
+//!
+//! A win through the cell is no four (the shape's weight already decides
+//! such a cell), and closed threes and twos take part in none. The first
+//! three are the threats that win by force when the opponent has none
+//! (a double four and a four-three win in two, a double three in three);
+//! the last two are the shapes that lead to them. On tic-tac-toe (k = 3)
+//! the double two is the fork; there are no (k−3) shapes there, so only
+//! the first three exist ([`Combo::count`]).
+//!
+//! # The cell-feature seam
+//!
+//! Each direction's pair index maps to both colours' *level counts*
+//! ([`LEVELS`]: fours, threes, twos, 3 bits each), and a cell's four
+//! directions add up without carries (each count is at most 4). A colour's
+//! counts give its combination through [`COMBO_OF`]. So a cell-level
+//! feature is a function of the sum of per-direction contributions: adding
+//! one that needs another count takes a field in [`LEVELS`] (16 bits per
+//! colour leave room for two more), a row in the classification
+//! ([`combo_of_levels`]) and a [`Combo`] variant with its name; the score
+//! sheets, the board value and the weight files follow from
+//! [`Combo::NUM`] and [`Combo::count`].
+
+use super::shape::{pair_shape, Pairs, Shape};
+use std::fmt;
+
+/// The combination a stone of one colour makes at a cell: the first row of
+/// the module's table that holds. The numbers in the names are the moves
+/// still needed to win, as in [`Shape`]; [`Combo::name`] gives the usual
+/// name, which counts stones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Combo {
+    /// None of the combinations (index 0, which carries no weight).
+    None = 0,
+    /// Two or more (k−1) shapes, open or closed: a double four, which wins
+    /// in two unless the opponent wins first.
+    DoubleIn1 = 1,
+    /// One (k−1) shape and an open (k−2): a four-three.
+    In1OpenIn2 = 2,
+    /// Two or more open (k−2) shapes and no (k−1): a double three.
+    DoubleOpenIn2 = 3,
+    /// One open (k−2) and an open (k−3) (k ≥ 4 only): a three-two.
+    OpenIn2OpenIn3 = 4,
+    /// Two or more open (k−3) shapes and no open (k−2) (k ≥ 4 only): a
+    /// double two.
+    DoubleOpenIn3 = 5,
+}
+
+/// How many combinations carry weights: every [`Combo`] but
+/// [`Combo::None`].
+pub const COMBOS: usize = Combo::NUM - 1;
+
+impl Combo {
+    /// How many combinations there are, [`Combo::None`] included.
+    pub const NUM: usize = 6;
+
+    /// Every combination, indexed by its `u8` value.
+    pub const ALL: [Combo; Combo::NUM] = [
+        Combo::None,
+        Combo::DoubleIn1,
+        Combo::In1OpenIn2,
+        Combo::DoubleOpenIn2,
+        Combo::OpenIn2OpenIn3,
+        Combo::DoubleOpenIn3,
+    ];
+
+    /// The combinations that carry weights, strongest first:
+    /// `Combo::WEIGHTED[i]` is `Combo::ALL[i + 1]`, and a weight set's
+    /// `combo_own[i]` is its weight.
+    pub const WEIGHTED: [Combo; COMBOS] = [
+        Combo::DoubleIn1,
+        Combo::In1OpenIn2,
+        Combo::DoubleOpenIn2,
+        Combo::OpenIn2OpenIn3,
+        Combo::DoubleOpenIn3,
+    ];
+
+    /// How many combinations a stone can make for this k: those built from
+    /// shapes the game has (3 for k = 3, else 5).
+    pub fn count(k: u8) -> usize {
+        if k < 4 {
+            3
+        } else {
+            COMBOS
+        }
+    }
+
+    /// The readable name for a given k: `double4`, `4_open3`, … for k = 5,
+    /// by stone count like [`Shape::name`].
+    ///
+    /// ```
+    /// use mnk_core::eval::Combo;
+    /// assert_eq!(Combo::In1OpenIn2.name(5), "4_open3");
+    /// assert_eq!(Combo::DoubleIn1.name(3), "double2");
+    /// ```
+    pub fn name(self, k: u8) -> String {
+        let (four, three, two) = (k - 1, k.saturating_sub(2), k.saturating_sub(3));
+        match self {
+            Combo::None => "none".into(),
+            Combo::DoubleIn1 => format!("double{four}"),
+            Combo::In1OpenIn2 => format!("{four}_open{three}"),
+            Combo::DoubleOpenIn2 => format!("double_open{three}"),
+            Combo::OpenIn2OpenIn3 => format!("open{three}_open{two}"),
+            Combo::DoubleOpenIn3 => format!("double_open{two}"),
+        }
+    }
+
+    /// What the combination is, in words, for a weight file's comments.
+    pub fn describe(self, k: u8) -> String {
+        let (four, three, two) = (k - 1, k.saturating_sub(2), k.saturating_sub(3));
+        match self {
+            Combo::None => String::new(),
+            Combo::DoubleIn1 => format!("two or more {four}s (open or closed) through the cell"),
+            Combo::In1OpenIn2 => format!("a {four} and an open{three} through the cell"),
+            Combo::DoubleOpenIn2 => format!("two or more open{three}s, no {four}"),
+            Combo::OpenIn2OpenIn3 => format!("an open{three} and an open{two}, no {four}"),
+            Combo::DoubleOpenIn3 => format!("two or more open{two}s, no open{three}"),
+        }
+    }
+}
+
+impl fmt::Display for Combo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+/// Bit offsets of one colour's level counts in a [`LEVELS`] word: fours,
+/// open threes, open twos (3 bits each; a colour's half is 16 bits).
+const FOURS: u32 = 0;
+const THREES: u32 = 3;
+const TWOS: u32 = 6;
+/// One colour's level counts: 9 bits.
+pub(crate) const LEVEL_BITS: u32 = 9;
+/// White's counts start here; black's at 0.
+pub(crate) const WHITE_LEVELS: u32 = 16;
+
+/// By pair index (so with a gap at every odd index), both colours'
+/// level counts of one direction: black's in bits 0–8, white's in 16–24.
+pub(crate) static LEVELS: [u32; 128] = {
+    let mut t = [0u32; 128];
+    let mut p = 0;
+    while p < 128 {
+        let mut c = 0;
+        while c < 2 {
+            let s = pair_shape(p as u8, c);
+            let v = if s == Shape::OpenIn1 as u8 || s == Shape::ClosedIn1 as u8 {
+                1 << FOURS
+            } else if s == Shape::OpenIn2 as u8 {
+                1 << THREES
+            } else if s == Shape::OpenIn3 as u8 {
+                1 << TWOS
+            } else {
+                0
+            };
+            t[p] |= v << (c as u32 * WHITE_LEVELS);
+            c += 1;
+        }
+        p += 2;
+    }
+    t
+};
+
+/// The combination of one colour's level counts (a 9-bit field of a
+/// [`LEVELS`] sum): the module's table, row by row.
+const fn combo_of_levels(levels: u32) -> Combo {
+    let fours = (levels >> FOURS) & 7;
+    let threes = (levels >> THREES) & 7;
+    let twos = (levels >> TWOS) & 7;
+    if fours >= 2 {
+        Combo::DoubleIn1
+    } else if fours == 1 && threes >= 1 {
+        Combo::In1OpenIn2
+    } else if threes >= 2 {
+        Combo::DoubleOpenIn2
+    } else if threes == 1 && twos >= 1 {
+        Combo::OpenIn2OpenIn3
+    } else if twos >= 2 {
+        Combo::DoubleOpenIn3
+    } else {
+        Combo::None
+    }
+}
+
+/// [`combo_of_levels`] for every 9-bit field, as combination indices.
+pub(crate) static COMBO_OF: [u8; 1 << LEVEL_BITS] = {
+    let mut t = [0u8; 1 << LEVEL_BITS];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = combo_of_levels(i as u32) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The sum of a cell's four directions' [`LEVELS`].
+#[inline(always)]
+pub(crate) fn levels(pairs: &Pairs) -> u32 {
+    LEVELS[pairs[0] as usize]
+        + LEVELS[pairs[1] as usize]
+        + LEVELS[pairs[2] as usize]
+        + LEVELS[pairs[3] as usize]
+}
+
+/// Colour `color`'s (0 black, 1 white) combination index in a [`levels`]
+/// sum.
+#[inline(always)]
+pub(crate) fn combo_in(levels: u32, color: usize) -> usize {
+    let field = (levels >> (color as u32 * WHITE_LEVELS)) & ((1 << LEVEL_BITS) - 1);
+    COMBO_OF[field as usize] as usize
+}
+
+/// Both colours' combinations at a cell with these pairs, as the index
+/// `black × Combo::NUM + white` of a table of pairs of combinations.
+#[inline(always)]
+pub(crate) fn combo_pair(pairs: &Pairs) -> usize {
+    let l = levels(pairs);
+    combo_in(l, 0) * Combo::NUM + combo_in(l, 1)
+}
+
+/// The combination a `color` (0 black, 1 white) stone makes at a cell
+/// with these pairs.
+pub(crate) fn combo_at(pairs: &Pairs, color: usize) -> Combo {
+    Combo::ALL[combo_in(levels(pairs), color)]
+}
+
+/// A cell's combination from its four shapes directly (the definition,
+/// for tests inside the crate).
+#[cfg(test)]
+fn combo_of_shapes(shapes: [Shape; 4]) -> Combo {
+    let n = |f: fn(Shape) -> bool| shapes.iter().filter(|&&s| f(s)).count() as u32;
+    let fours = n(|s| matches!(s, Shape::OpenIn1 | Shape::ClosedIn1));
+    let threes = n(|s| s == Shape::OpenIn2);
+    let twos = n(|s| s == Shape::OpenIn3);
+    combo_of_levels(fours << FOURS | threes << THREES | twos << TWOS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::shape::pair_index;
+
+    /// The packed path (per-direction counts summed, then looked up) gives
+    /// the combination of the four shapes, for both colours, on every
+    /// combination of shapes.
+    #[test]
+    fn packed_levels_match_the_shapes() {
+        let all = Shape::ALL;
+        for a in 0..64usize {
+            for b in 0..64usize {
+                let (q, r) = (a, b);
+                for c in 0..8usize {
+                    let pairs: Pairs = [
+                        pair_index((q / 8) as u8, (q % 8) as u8),
+                        pair_index((r / 8) as u8, (r % 8) as u8),
+                        pair_index(c as u8, (7 - c) as u8),
+                        pair_index(((q + r) % 8) as u8, c as u8),
+                    ];
+                    for color in 0..2 {
+                        let shapes = pairs.map(|p| all[pair_shape(p, color) as usize]);
+                        assert_eq!(combo_at(&pairs, color), combo_of_shapes(shapes));
+                    }
+                }
+            }
+        }
+    }
+}
