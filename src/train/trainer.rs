@@ -245,12 +245,14 @@ impl Trainer {
     /// it is refused before the folder is made, like every other setting,
     /// so a refused run leaves nothing behind to be resumed.
     pub fn create_for_verdict(
-        cfg: RunConfig,
+        mut cfg: RunConfig,
         start: Weights,
         runs_dir: &Path,
         force: bool,
         verdict: usize,
     ) -> Result<Trainer, TrainError> {
+        // The start weights decide what is trained.
+        cfg.model = start.model();
         cfg.validate()?;
         let player = cfg.trained_player()?;
         let checker = cfg.checking_player()?;

@@ -54,6 +54,7 @@ mod threats;
 mod tidy;
 mod train;
 mod train_cmaes;
+mod train_combo;
 mod train_rundir;
 mod train_select;
 mod train_spsa;

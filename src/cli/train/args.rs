@@ -81,6 +81,12 @@ pub struct RunArgs {
     /// Start weights: shipped, flat (all equal: a deliberately poor start) or a weights file.
     #[arg(long, default_value = "shipped", conflicts_with = "resume")]
     pub start: StartWeights,
+    /// The weight model trained: shapes (the 16 numbers), or combo (plus a
+    /// weight per cell combination and side; those the start weights lack
+    /// start at 0, so round 0 plays as the start weights). [default: the
+    /// start weights' model]
+    #[arg(long, value_name = "MODEL", conflicts_with = "resume")]
+    pub model: Option<mnk::eval::Model>,
     /// The trained player: greedy, or search:depth=2,width=9 to train the search player's weights.
     #[arg(long, default_value = "greedy", conflicts_with = "resume")]
     pub player: String,

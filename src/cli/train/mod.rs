@@ -237,6 +237,10 @@ fn create(a: &Args) -> Result<Trainer> {
             Weights::load(p, rules, false).with_context(|| format!("--start {}", p.display()))?
         }
     };
+    let start = match a.run.model {
+        Some(model) => start.with_model(model),
+        None => start,
+    };
     let (runs, force, verdict) = (&a.run.runs_dir, a.run.force, a.run.verdict_openings);
     let t = Trainer::create_for_verdict(cfg, start, runs, force, verdict)
         .map_err(|e| worded(e, None))?;

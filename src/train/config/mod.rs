@@ -20,7 +20,7 @@ use super::player::TrainedPlayer;
 use super::setting::{Field, Problem};
 use super::TrainError;
 use crate::arena::OpeningStyle;
-use crate::eval::MAX_WEIGHT;
+use crate::eval::{Model, MAX_WEIGHT};
 use crate::game::Rules;
 use crate::players::{PlayerSpec, Solver};
 use serde::{Deserialize, Serialize};
@@ -78,6 +78,10 @@ pub struct RunConfig {
     /// Where the start weights came from: `shipped`, `flat` or a file path
     /// (informative; the weights are copied into the run folder).
     pub start: String,
+    /// The weight model trained, the start weights' (`shapes`, the
+    /// default, is not written): it decides `rounds.csv`'s weight columns.
+    #[serde(default, skip_serializing_if = "is_shapes")]
+    pub model: Model,
     /// The seed every random choice derives from.
     pub seed: u64,
     /// Number of rounds (SPSA: steps).
@@ -159,6 +163,12 @@ pub struct RunConfig {
     pub game: Rules,
 }
 
+/// Whether `model` is the default, which `run.toml` leaves out (so files
+/// of the shape model read and hash as before the combo model).
+fn is_shapes(model: &Model) -> bool {
+    *model == Model::Shapes
+}
+
 /// Whether the exact-player checks apply to a game: its board is small
 /// enough for the solver from the empty board.
 pub fn is_small(rules: Rules) -> bool {
@@ -194,6 +204,7 @@ impl RunConfig {
             name: String::new(),
             player: "greedy".into(),
             start: "shipped".into(),
+            model: Model::Shapes,
             seed: 1,
             rounds: 100,
             challengers: 4,

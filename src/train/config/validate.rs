@@ -82,6 +82,17 @@ impl RunConfig {
                     .into(),
             ),
         )?;
+        // SPSA and CMA-ES move weights in log space, where a combination
+        // weight of 0 (where a combo run starts) can never leave 0; only
+        // random search's perturbation moves it (`perturb.rs`).
+        ensure(
+            Field::Optimizer,
+            self.model != crate::eval::Model::Combo || self.optimizer == Optimizer::Random,
+            other(format!(
+                "{} cannot train the combo model's combination weights yet (they start at 0, which a log-space step never leaves); train it with random search",
+                self.optimizer
+            )),
+        )?;
         check_name(&self.name)?;
         self.trained_player()?;
         // TOML integers are 64-bit signed: a larger seed could not be

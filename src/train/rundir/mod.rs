@@ -401,7 +401,19 @@ impl RunDir {
     /// Reads `weights/start.toml`, which must be for the run's game.
     pub fn read_start(&self, cfg: &RunConfig) -> Result<Weights, TrainError> {
         let w = Weights::load(&self.start_weights(), cfg.game, false)?;
-        w.validate(&self.start_weights().display().to_string())?;
+        let path = self.start_weights().display().to_string();
+        w.validate(&path)?;
+        if w.model() != cfg.model {
+            return Err(TrainError::Weights(crate::eval::WeightsError::Field {
+                path,
+                field: "model".into(),
+                message: format!(
+                    "the start weights are of the {} model, but run.toml trains the {} model",
+                    w.model(),
+                    cfg.model
+                ),
+            }));
+        }
         Ok(w)
     }
 

@@ -27,6 +27,7 @@
 //! | `cmaes_generation`, `cmaes_sigma` | (runs started with CMA-ES only) the generation's index since the strategy (re)started, and the σ its candidates were drawn with |
 //! | `cmaes_cI_wins`, `cmaes_cI_draws`, `cmaes_cI_losses`, `cmaes_cI_score` | candidate I (1..=λ) against the mean, from the candidate's view, and its W − L |
 //! | `attack`, `defence`, `own.<shape>`, `opp.<shape>` | every weight of the new incumbent (SPSA: θ after the step; CMA-ES: the mean), by name |
+//! | `own_combo.<combination>`, `opp_combo.<combination>` | (runs of the combo model, `model = "combo"` in `run.toml`, only) its combination weights |
 //!
 //! Columns that do not apply to a row are empty. Format 1 (mnk before the
 //! selection modes and SPSA) has only `round,sigma,games,plies,champion,
@@ -133,7 +134,7 @@ fn columns(cfg: &RunConfig) -> Vec<RoundColumn> {
             c.extend(cmaes_columns(cc.lambda as usize));
         }
     }
-    let weights = Weights::flat(cfg.game).named_values();
+    let weights = Weights::flat(cfg.game).with_model(cfg.model).named_values();
     for (i, (name, _)) in weights.into_iter().enumerate() {
         c.push(col(name, Part::Weights, move |r| {
             r.weights.to_vec().get(i).map(|&v| float_text(v))

@@ -124,6 +124,20 @@ impl Combo {
         }
     }
 
+    /// The shape whose weight sets the scale of this combination's: its
+    /// weakest threat (the (k−1) for a double four and a four-three, the
+    /// open (k−2) for the threes, the open (k−3) for the double two).
+    /// Training moves a combination weight from 0 by steps of about σ
+    /// times its anchor's weight.
+    pub fn anchor(self) -> Shape {
+        match self {
+            Combo::None => Shape::None,
+            Combo::DoubleIn1 | Combo::In1OpenIn2 => Shape::ClosedIn1,
+            Combo::DoubleOpenIn2 | Combo::OpenIn2OpenIn3 => Shape::OpenIn2,
+            Combo::DoubleOpenIn3 => Shape::OpenIn3,
+        }
+    }
+
     /// What the combination is, in words, for a weight file's comments.
     pub fn describe(self, k: u8) -> String {
         let (four, three, two) = (k - 1, k.saturating_sub(2), k.saturating_sub(3));
