@@ -81,12 +81,23 @@ fn weight_names(data: &RunData) -> Vec<String> {
 
 /// The colour of each weight and whether its line is dashed: `own.X`
 /// solid and `opp.X` dashed, in the colour of shape X (numbered in the
-/// order shapes first appear); other weights solid, each its own colour.
+/// order shapes first appear), and likewise `own_combo.X`/`opp_combo.X`;
+/// other weights solid, each its own colour.
 fn looks(names: &[String]) -> Vec<(RGBColor, bool)> {
+    // A combo model's `own_combo.X` and `opp_combo.X` pair up like a
+    // shape's two weights.
     let kind = |n: &str| {
         n.strip_prefix("own.")
             .or_else(|| n.strip_prefix("opp."))
             .map(str::to_string)
+            .or_else(|| {
+                let c = n.strip_prefix("own_combo.")?;
+                Some(format!("combo.{c}"))
+            })
+            .or_else(|| {
+                let c = n.strip_prefix("opp_combo.")?;
+                Some(format!("combo.{c}"))
+            })
             .unwrap_or_else(|| n.to_string())
     };
     let mut kinds: Vec<String> = Vec::new();
@@ -109,7 +120,7 @@ fn looks(names: &[String]) -> Vec<(RGBColor, bool)> {
             } else {
                 distinct(7 + index)
             };
-            (c, name.starts_with("opp."))
+            (c, name.starts_with("opp"))
         })
         .collect()
 }
@@ -182,6 +193,26 @@ mod tests {
 
     fn look(names: &[String], i: usize) -> (RGBColor, bool) {
         looks(names)[i]
+    }
+
+    #[test]
+    fn a_combinations_two_weights_pair_up_too() {
+        let names: Vec<String> = [
+            "attack",
+            "own.win",
+            "opp.win",
+            "own_combo.double4",
+            "own_combo.4_open3",
+            "opp_combo.double4",
+            "opp_combo.4_open3",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(look(&names, 3).0, look(&names, 5).0);
+        assert_eq!((look(&names, 3).1, look(&names, 5).1), (false, true));
+        assert_eq!(look(&names, 4).0, look(&names, 6).0);
+        assert_ne!(look(&names, 3).0, look(&names, 4).0);
+        assert_ne!(look(&names, 3).0, look(&names, 1).0);
     }
 
     #[test]
