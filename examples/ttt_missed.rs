@@ -3,7 +3,7 @@
 //! evaluator still misses.
 //!
 //! ```text
-//! cargo run --release --example ttt_missed -- WEIGHTS.toml
+//! cargo run --release --example ttt_missed -- WEIGHTS.toml [--list]
 //! ```
 //!
 //! Over every reachable non-terminal position, the greedy player's
@@ -13,8 +13,8 @@
 //! move makes a fork for the mover (its `double2` combination); `block`,
 //! an optimal move takes the cell where the opponent would fork; else
 //! `lookahead` (what no static evaluation of one move sees). Prints the
-//! counts, the agreement as the training checks compute it, and each
-//! missed position.
+//! counts and the agreement as the training checks compute it, and with
+//! `--list` each missed position.
 
 use mnk::eval::{Combo, Evaluator, Weights};
 use mnk::game::{Board, Rules};
@@ -22,9 +22,11 @@ use mnk::train::Oracle;
 use std::collections::HashSet;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let path = std::env::args()
-        .nth(1)
-        .ok_or("usage: ttt_missed WEIGHTS.toml")?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let path = args
+        .first()
+        .ok_or("usage: ttt_missed WEIGHTS.toml [--list]")?;
+    let list = args.iter().any(|a| a == "--list");
     let rules = Rules::TICTACTOE;
     let weights = Weights::load(path.as_ref(), rules, false)?;
     let oracle = Oracle::build(rules)?;
@@ -43,8 +45,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         stats.kinds[1],
         stats.kinds[2]
     );
-    for (kind, line) in &stats.missed {
-        println!("{kind:9} {line}");
+    if list {
+        for (kind, line) in &stats.missed {
+            println!("{kind:9} {line}");
+        }
     }
     Ok(())
 }
