@@ -352,17 +352,18 @@
   const foot = "</g></svg>";
 
   // Weight / its start value per round, on a log axis labelled by factor;
-  // own.X solid and opp.X dashed in X's colour, as the plots draw them.
+  // own.X solid and opp.X dashed in X's colour, as the plots draw them
+  // (and own_combo.X, opp_combo.X likewise).
   function weightsChart(c) {
     const names = c.weights.names, xs = c.rounds.round;
-    const kind = (n) => n.replace(/^(own|opp)\./, "");
+    const kind = (n) => n.replace(/^(own|opp)\./, "").replace(/^(own|opp)_combo\./, "combo.");
     const kinds = [];
     for (const n of names) if (!kinds.includes(kind(n))) kinds.push(kind(n));
     const scalars = names.filter((n) => !n.includes(".")).length;
     const look = (i) => {
       const k = kinds.indexOf(kind(names[i]));
       const col = names[i].includes(".") ? color(Math.max(0, k - scalars)) : color(7 + k);
-      return [col, names[i].startsWith("opp.") ? "6 3" : ""];
+      return [col, names[i].startsWith("opp") ? "6 3" : ""];
     };
     const lines = [];
     for (let i = 0; i < names.length; i++) {

@@ -393,3 +393,67 @@ fn set_weights_switches_models() {
     switched.set_weights(shipped_weights(rules));
     assert_eq!(switched.evaluate(Color::Black), shape_value);
 }
+
+/// The greedy player's evaluator keeps no counts and the duel shares one
+/// set of lines: with nonzero combination weights their cell scores and
+/// board values still equal a counting evaluator's, bit for bit.
+#[test]
+fn cell_score_only_evaluators_add_the_combinations_too() {
+    for rules in games() {
+        let w = combo_default(rules);
+        let mut greedy = Greedy::new(w.clone());
+        let mut full = Evaluator::new(w.clone());
+        for (g, o) in openings(rules, 10, 6).iter().enumerate() {
+            let mut board = Board::new(rules);
+            for &m in &o.moves {
+                board.play(m).unwrap();
+            }
+            let mut rng = game_rng(8, &[g as u64]);
+            while !board.is_over() {
+                let m = greedy.choose(&board, &mut rng).unwrap();
+                full.sync(&board);
+                let e = greedy.evaluator();
+                for c in [Color::Black, Color::White] {
+                    let bits = |e: &Evaluator| -> Vec<u64> {
+                        e.scores(c).iter().map(|v| v.to_bits()).collect()
+                    };
+                    assert_eq!(bits(e), bits(&full), "{rules} game {g} ply {}", board.ply());
+                    assert_eq!(e.evaluate(c).to_bits(), full.evaluate(c).to_bits());
+                }
+                board.play(m).unwrap();
+            }
+        }
+    }
+}
+
+/// A duel (one shared set of lines, each sheet copied from its player)
+/// plays a combo player against a shape player exactly as the two
+/// players do on their own.
+#[test]
+fn duels_carry_the_combinations_of_either_side() {
+    for rules in games() {
+        let (c, s) = (combo_default(rules), shipped_weights(rules));
+        let mut board = Board::new(rules);
+        for (g, o) in openings(rules, 30, 10).iter().enumerate() {
+            for (bw, ww) in [(&c, &s), (&s, &c), (&c, &c)] {
+                let (mut black, mut white) = (Greedy::new(bw.clone()), Greedy::new(ww.clone()));
+                let mut rng = game_rng(12, &[g as u64]);
+                play_game(rules, o, &mut black, &mut white, &mut board, &mut rng).unwrap();
+                // The same game, each player choosing on its own.
+                let mut alone = Board::new(rules);
+                for &m in &o.moves {
+                    alone.play(m).unwrap();
+                }
+                let mut rng = game_rng(12, &[g as u64]);
+                while !alone.is_over() {
+                    let p = match alone.to_move() {
+                        Color::Black => &mut black,
+                        Color::White => &mut white,
+                    };
+                    alone.play(p.choose(&alone, &mut rng).unwrap()).unwrap();
+                }
+                assert_eq!(alone, board, "{rules} opening {g}");
+            }
+        }
+    }
+}
