@@ -37,6 +37,22 @@ impl Search {
         }
     }
 
+    /// The plies to the mover's forced win at a leaf, when a threat to
+    /// win in two decides it without a search: the mover can make an open
+    /// four or a double four (two cells to complete k) and the opponent
+    /// cannot win at once, so whatever it replies, one completion is left.
+    /// (The opponent's fours do not matter: the mover completes k before
+    /// the opponent can.) Three plies: the threat, any reply, the win.
+    /// Reading two sets of cells the evaluator keeps, it is nearly free,
+    /// unlike a VCF at every leaf: a 32-node VCF at each leaf where the
+    /// mover could make a four tripled the nodes and measured −53.1 ± 28.0
+    /// Elo at 100 ms a move.
+    pub(super) fn leaf_win(&self, mover: Color) -> Option<u32> {
+        let lines = self.eval.lines();
+        (lines.has_threat_cell(mover, Threat::WinInTwo) && !lines.can_win_now(mover.opponent()))
+            .then_some(3)
+    }
+
     /// The threat searches at the root, before the main search, in two
     /// phases with budgets of their own:
     /// 1. the VCFs: the mover's (a win found is returned as (cell, plies,

@@ -139,12 +139,7 @@ impl Search {
             let mut alpha = f64::NEG_INFINITY;
             let mut iter_best = (f64::NEG_INFINITY, order[0]);
             for &cell in order.iter() {
-                let score = match self.play(cell, depth > 1) {
-                    Some(Outcome::Win(_)) => WIN - 1.0,
-                    Some(Outcome::Draw) => 0.0,
-                    None => -self.negamax(depth - 1, f64::NEG_INFINITY, -alpha, 1),
-                };
-                self.undo();
+                let score = self.child_score(cell, depth, alpha, f64::INFINITY, 0);
                 if self.stopped && depth > 1 {
                     break;
                 }

@@ -135,3 +135,62 @@ fn win_cells_are_every_winning_cell_in_cell_order() {
     });
     assert!(wins > 100, "{wins} winning cells");
 }
+
+/// Whether the side to move in `board` wins by force within three plies,
+/// by playing it out on the board: some move after which every reply
+/// (none of which may win) leaves a move that completes k.
+fn wins_in_three_by_play(board: &mut Board) -> bool {
+    let rules = *board.rules();
+    let empty = |b: &Board| -> Vec<Move> {
+        (0..rules.cells())
+            .filter(|&i| b.cells()[i].is_empty())
+            .map(|i| rules.move_at(i))
+            .collect()
+    };
+    let wins_now = |b: &mut Board| {
+        empty(b).into_iter().any(|m| {
+            let won = matches!(b.play(m), Ok(Some(Outcome::Win(_))));
+            b.undo();
+            won
+        })
+    };
+    for first in empty(board) {
+        if board.play(first).expect("an empty cell").is_some() {
+            board.undo();
+            continue;
+        }
+        let holds = empty(board).into_iter().all(|reply| {
+            let outcome = board.play(reply).expect("an empty cell");
+            let won = outcome.is_none() && wins_now(board);
+            board.undo();
+            won
+        });
+        board.undo();
+        if holds {
+            return true;
+        }
+    }
+    false
+}
+
+#[test]
+fn leaf_wins_are_wins_in_three_played_out() {
+    let mut wins = 0;
+    each_position(3, |s, _| {
+        let mover = s.board.to_move();
+        if s.board.is_over() || s.eval.can_win_now(mover) {
+            return;
+        }
+        // Each check plays out tens of thousands of moves: enough of them.
+        if wins >= 150 {
+            return;
+        }
+        if let Some(plies) = s.leaf_win(mover) {
+            assert_eq!(plies, 3);
+            let mut board = s.board.clone();
+            assert!(wins_in_three_by_play(&mut board), "{:?}", s.board);
+            wins += 1;
+        }
+    });
+    assert!(wins > 20, "{wins} leaf wins");
+}
