@@ -195,7 +195,11 @@ impl Search {
                 tried.push(cell);
             }
         }
-        let mut holds = Vec::new();
+        // Moves after which the threat search ran out of time or nodes
+        // (`Unknown`) are kept apart from those it showed to hold: on a
+        // loaded machine the checks may not reach every move, and a move
+        // not checked may still lose to the threat.
+        let (mut holds, mut unchecked) = (Vec::new(), Vec::new());
         for &cell in &tried {
             let m = rules.move_at(cell as usize);
             self.eval.play_unscored(m, mover, hash);
@@ -203,9 +207,20 @@ impl Search {
             let v = self.budgeted_solve(after, opp, mode, depth, each);
             nodes += self.threats.nodes();
             self.eval.undo();
-            if !v.is_win() {
-                holds.push(cell);
+            match v {
+                Verdict::NoWin => holds.push(cell),
+                Verdict::Unknown => unchecked.push(cell),
+                Verdict::Win { .. } => {}
             }
+        }
+        // Only the moves shown to hold when there are any; else every
+        // move not shown to lose. Either way the moves cut lose to the
+        // threat or may, so a loss against the rest is no proof unless
+        // every move was checked.
+        if holds.is_empty() {
+            holds = unchecked;
+        } else if !unchecked.is_empty() {
+            self.root.complete = false;
         }
         if !holds.is_empty() {
             self.root.order = holds;
