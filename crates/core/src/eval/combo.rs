@@ -29,13 +29,13 @@
 //! # The cell-feature seam
 //!
 //! Each direction's pair index maps to both colours' *level counts*
-//! ([`LEVELS`]: fours, threes, twos, 3 bits each), and a cell's four
+//! (`LEVELS`: fours, threes, twos, 3 bits each), and a cell's four
 //! directions add up without carries (each count is at most 4). A colour's
-//! counts give its combination through [`COMBO_OF`]. So a cell-level
+//! counts give its combination through `COMBO_OF`. So a cell-level
 //! feature is a function of the sum of per-direction contributions: adding
-//! one that needs another count takes a field in [`LEVELS`] (16 bits per
+//! one that needs another count takes a field in `LEVELS` (16 bits per
 //! colour leave room for two more), a row in the classification
-//! ([`combo_of_levels`]) and a [`Combo`] variant with its name; the score
+//! (`combo_of_levels`) and a [`Combo`] variant with its name; the score
 //! sheets, the board value and the weight files follow from
 //! [`Combo::NUM`] and [`Combo::count`].
 
