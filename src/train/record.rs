@@ -29,6 +29,9 @@ string_enum! {
         /// `confirm`: the round robin's winning challenger failed the
         /// confirmation match; the incumbent stays.
         NotConfirmed = "not-confirmed",
+        /// `best-beats`: the challenger with the best score lost (or drew)
+        /// its own pairing with the incumbent; the incumbent stays.
+        LostPairing = "lost-pairing",
         /// An SPSA step: θ moved along the step's gradient estimate.
         SpsaStep = "spsa-step",
         /// A CMA-ES generation: the mean moved towards its best candidates.
@@ -124,10 +127,10 @@ impl RoundResult {
         let i = self.champion;
         let t = self.tallies.get(i).copied().unwrap_or_default();
         // Under gauntlet a challenger played only the incumbent.
-        let field = if self.select == Select::Gauntlet {
-            "best against the incumbent"
-        } else {
-            "best in the round robin"
+        let field = match self.select {
+            Select::Gauntlet => "best against the incumbent",
+            Select::BestBeats => "best in the round robin, and beat the incumbent in their pairing",
+            _ => "best in the round robin",
         };
         let why = match (self.reason, &self.confirm) {
             (Reason::ChallengerTied, _) => {
@@ -198,6 +201,14 @@ impl RoundResult {
                         self.score(cand)
                     )
                 }
+            }
+            Reason::LostPairing => {
+                let (top, _) = best_challenger(&self.tallies);
+                format!(
+                    "incumbent kept: challenger {top} had the best score {:+} (the incumbent's {:+}) but did not beat the incumbent in their pairing",
+                    self.score(top),
+                    self.score(0)
+                )
             }
             Reason::Start => "the starting weights".into(),
             Reason::IncumbentBest => format!("incumbent kept: best score {best:+}"),

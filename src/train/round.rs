@@ -6,6 +6,13 @@
 //! - `best`: every pair of the C + 1 players plays G openings (both
 //!   colours); the best wins − losses takes over, the incumbent staying on
 //!   a tie ([`select`]).
+//! - `best-beats` (the default of new runs): as `best`, but the champion
+//!   must also have won its own pairing with the incumbent (more wins than
+//!   losses over their 2G games); otherwise the incumbent stays
+//!   ([`select_beating`]). The round robin's total rewards beating the
+//!   other challengers too, so a challenger that crushes weak siblings
+//!   can top the table while losing to the incumbent; this rule costs no
+//!   games, the pairing being part of the round robin.
 //! - `confirm`: as `best`, but a challenger that would take over must then
 //!   beat the incumbent in a confirmation match on fresh openings
 //!   ([`super::confirm`]); it is adopted only if the confirmation passes.
@@ -38,6 +45,33 @@ pub fn select(tallies: &[Tally]) -> (usize, Reason) {
         (Some(&i), _) => (i, Reason::ChallengerTied),
         (None, _) => (0, Reason::IncumbentBest),
     }
+}
+
+/// Picks the champion under `best-beats`: the champion of [`select`] is
+/// adopted only if it won its own pairing with the incumbent: more wins
+/// than losses in `against_incumbent[champion]` (challenger i's results
+/// against the incumbent, from i's view; index 0 is not read). A champion
+/// that drew or lost that pairing leaves the incumbent in place
+/// ([`Reason::LostPairing`]).
+pub fn select_beating(tallies: &[Tally], against_incumbent: &[Tally]) -> (usize, Reason) {
+    let (champion, reason) = select(tallies);
+    let beats = |i: usize| against_incumbent.get(i).is_some_and(|t| score(t) > 0);
+    if champion != 0 && !beats(champion) {
+        return (0, Reason::LostPairing);
+    }
+    (champion, reason)
+}
+
+/// Each player's results against the incumbent (index 0) over the round
+/// robin's pairings `(0, i)`, from player i's view; index 0 is empty.
+fn against_incumbent(report: &crate::arena::RoundRobinReport, n: usize) -> Vec<Tally> {
+    let mut out = vec![Tally::default(); n];
+    for &((i, j), t) in &report.pairs {
+        if i == 0 {
+            out[j].merge(&t.games.reversed());
+        }
+    }
+    out
 }
 
 /// Picks the champion of a gauntlet (every challenger played only the
@@ -100,6 +134,7 @@ pub fn play_round(
     let (mut champion, mut reason) = match cfg.select {
         Select::Gauntlet => select_gauntlet(&tallies),
         Select::Best | Select::Confirm => select(&tallies),
+        Select::BestBeats => select_beating(&tallies, &against_incumbent(&report, n)),
     };
     let mut confirmation = None;
     if cfg.select == Select::Confirm && champion != 0 {
@@ -150,6 +185,59 @@ mod tests {
             select(&[t(1, 5), t(0, 1), t(4, 0), t(5, 1)]),
             (2, Reason::ChallengerTied)
         );
+    }
+
+    #[test]
+    fn best_beats_keeps_the_incumbent_when_the_top_total_lost_its_pairing() {
+        let t = |w, l| Tally::new(w, 0, l);
+        // Seed 4's round 95 in small: challenger 2 tops the round robin by
+        // crushing the other challengers, yet loses to the incumbent.
+        let totals = [t(60, 40), t(30, 70), t(75, 45), t(35, 65)];
+        let vs_incumbent = [Tally::default(), t(8, 12), t(9, 11), t(10, 10)];
+        assert_eq!(select(&totals), (2, Reason::ChallengerBest));
+        assert_eq!(
+            select_beating(&totals, &vs_incumbent),
+            (0, Reason::LostPairing)
+        );
+        // A drawn pairing (as many wins as losses) does not beat it either.
+        let level = [Tally::default(), t(8, 12), t(10, 10), t(10, 10)];
+        assert_eq!(select_beating(&totals, &level), (0, Reason::LostPairing));
+        // Won: the top total takes over, with select's reason.
+        let won = [Tally::default(), t(8, 12), t(11, 9), t(10, 10)];
+        assert_eq!(select_beating(&totals, &won), (2, Reason::ChallengerBest));
+        // The incumbent on top stays whatever the pairings say.
+        let kept = [t(80, 20), t(30, 70), t(75, 45), t(35, 65)];
+        assert_eq!(select_beating(&kept, &won), (0, Reason::IncumbentBest));
+        // Among tied challengers the lowest index is the one that must win.
+        let tied = [t(40, 60), t(70, 40), t(70, 40), t(20, 60)];
+        let first_won = [Tally::default(), t(6, 4), t(4, 6), t(5, 5)];
+        let first_lost = [Tally::default(), t(4, 6), t(6, 4), t(5, 5)];
+        assert_eq!(
+            select_beating(&tied, &first_won),
+            (1, Reason::ChallengerTied)
+        );
+        assert_eq!(select_beating(&tied, &first_lost), (0, Reason::LostPairing));
+    }
+
+    #[test]
+    fn against_incumbent_reads_the_pairings_with_player_0_from_the_other_side() {
+        use crate::arena::stats::PairedTally;
+        let paired = |w, l| PairedTally {
+            games: Tally::new(w, 0, l),
+            ..PairedTally::default()
+        };
+        let report = crate::arena::RoundRobinReport {
+            pairs: vec![
+                ((0, 1), paired(7, 3)),
+                ((0, 2), paired(2, 9)),
+                ((1, 2), paired(1, 1)),
+            ],
+            ..Default::default()
+        };
+        let v = against_incumbent(&report, 3);
+        assert_eq!(v[0], Tally::default());
+        assert_eq!((v[1].wins, v[1].losses), (3, 7));
+        assert_eq!((v[2].wins, v[2].losses), (9, 2));
     }
 
     #[test]

@@ -424,7 +424,14 @@ fn train_help_states_the_configurations_own_defaults() {
         assert!(c.plateau.is_none());
     }
     assert_eq!(large.optimizer.as_str(), "random");
-    assert_eq!(large.select.as_str(), "best");
+    assert_eq!(large.select.as_str(), "best-beats");
+    assert_eq!(small.select.as_str(), "best-beats");
+    // SPSA and CMA-ES have no selection: their run.toml keeps `best`.
+    assert_eq!(spsa_large.select.as_str(), "best");
+    assert_eq!(
+        RunConfig::cmaes_defaults(Rules::GOMOKU).select.as_str(),
+        "best"
+    );
     assert_eq!((large.sigma_half_life, small.sigma_half_life), (0.0, 0.0));
     assert_eq!((large.seed, large.sigma_min), (small.seed, small.sigma_min));
     assert_eq!(large.challengers, small.challengers);

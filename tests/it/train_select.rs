@@ -1,4 +1,5 @@
-//! Selection modes of random search (`--select best|confirm|gauntlet`):
+//! Selection modes of random search (`--select
+//! best|best-beats|confirm|gauntlet`):
 //! determinism across thread counts, the confirmation gate, the gauntlet's
 //! pairings, run folder formats, and clear errors for bad settings.
 
@@ -50,7 +51,8 @@ fn fixed(games: u32, threshold: f64) -> ConfirmConfig {
 #[test]
 fn confirm_and_gauntlet_are_identical_with_1_and_2_threads() {
     let tmp = tempfile::tempdir().unwrap();
-    let cases: [(&str, Select, Option<ConfirmConfig>); 3] = [
+    let cases: [(&str, Select, Option<ConfirmConfig>); 4] = [
+        ("beats", Select::BestBeats, None),
         ("sprt", Select::Confirm, Some(sprt("elo0=0,elo1=20"))),
         ("fixed", Select::Confirm, Some(fixed(120, 0.52))),
         ("gauntlet", Select::Gauntlet, None),
@@ -80,6 +82,110 @@ fn confirm_and_gauntlet_are_identical_with_1_and_2_threads() {
 
 /// Every adoption in a confirm run comes with a passing confirmation, and
 /// every rejected nominee leaves the incumbent unchanged.
+#[test]
+fn best_beats_differs_from_best_only_where_the_top_challenger_lost_its_pairing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |name: &str, select| {
+        let cfg = config(name, select, 12, 12);
+        let t = train_in_pool(2, cfg, Weights::flat(rules7()), tmp.path());
+        let dir = t.dir().path().to_path_buf();
+        let rounds = t.rounds().to_vec();
+        drop(t);
+        // rounds.csv reads back to the same rounds (lost-pairing rows too).
+        assert_eq!(Trainer::resume(&dir).unwrap().rounds(), &rounds[..]);
+        rounds
+    };
+    let (beats, best) = (run("beats", Select::BestBeats), run("best", Select::Best));
+    // Both play the same rounds until best-beats first keeps an incumbent
+    // that `best` replaces: the same challengers, games and totals.
+    let first = beats
+        .iter()
+        .position(|r| r.reason == Reason::LostPairing)
+        .expect("a round whose top challenger lost its pairing");
+    for (a, b) in beats[..first].iter().zip(&best[..first]) {
+        assert_eq!(
+            (a.champion, a.reason, &a.tallies, &a.weights),
+            (b.champion, b.reason, &b.tallies, &b.weights),
+            "round {}",
+            a.round
+        );
+        assert_eq!((a.select, b.select), (Select::BestBeats, Select::Best));
+    }
+    let (a, b) = (&beats[first], &best[first]);
+    assert_eq!(a.tallies, b.tallies, "round {}", a.round);
+    assert_eq!(a.champion, 0);
+    assert_ne!(
+        b.champion, 0,
+        "round {}: best adopted the top total",
+        b.round
+    );
+    assert!(matches!(
+        b.reason,
+        Reason::ChallengerBest | Reason::ChallengerTied
+    ));
+    assert_eq!(a.weights, beats[first - 1].weights);
+    assert!(
+        a.describe()
+            .contains(&format!("challenger {} had the best score", b.champion)),
+        "{}",
+        a.describe()
+    );
+    // Every adoption of best-beats was also the top total.
+    for r in beats.iter().filter(|r| r.adopted()) {
+        let top = (1..r.tallies.len()).map(|i| r.score(i)).max().unwrap();
+        assert_eq!(r.score(r.champion), top, "round {}", r.round);
+        assert!(r.score(r.champion) > r.score(0), "round {}", r.round);
+    }
+}
+
+#[test]
+fn new_runs_select_best_beats_and_old_runs_resume_with_their_own_rule() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A run made before best-beats: its run.toml says `best`.
+    let cfg = config("old", Select::Best, 2, 10);
+    let dir = train_in_pool(1, cfg, Weights::flat(rules7()), tmp.path())
+        .dir()
+        .path()
+        .to_path_buf();
+    let (code, err) = resume_cli(&dir, &["--rounds=4"]);
+    assert_eq!(code, Some(0), "{err}");
+    let text = read(dir.join("rounds.csv"));
+    assert_eq!(text.lines().count(), 6, "{text}");
+    assert!(
+        text.lines().skip(1).all(|l| l.contains(",random,best,")),
+        "{text}"
+    );
+    assert!(read(dir.join("run.toml")).contains("select = \"best\""));
+    // A new run without --select.
+    let (code, err) = run_cli(tmp.path(), &["--name=new"]);
+    assert_eq!(code, Some(0), "{err}");
+    let dir = tmp.path().join("new");
+    assert!(read(dir.join("run.toml")).contains("select = \"best-beats\""));
+    let text = read(dir.join("rounds.csv"));
+    assert!(
+        text.lines()
+            .skip(1)
+            .all(|l| l.contains(",random,best-beats,")),
+        "{text}"
+    );
+    // A lost-pairing row in a `best` round does not follow from its rule.
+    let lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut row = lines[2].replace(",best-beats,", ",best,");
+    let fields: Vec<&str> = row.split(',').collect();
+    let reason_at = lines[0].split(',').position(|h| h == "reason").unwrap();
+    let mut f: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
+    f[reason_at] = "lost-pairing".into();
+    row = f.join(",");
+    let corrupt = format!("{}\n{}\n{row}\n", lines[0], lines[1]);
+    let cfg = RunConfig::from_toml(&read(dir.join("run.toml")), "run.toml").unwrap();
+    let e = mnk::train::parse_rounds(&corrupt, Path::new("rounds.csv"), &cfg).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("reason lost-pairing in a round of select best"),
+        "{e}"
+    );
+}
+
 fn assert_confirmation_gate(t: &Trainer) -> (usize, usize) {
     let (mut adopted, mut rejected) = (0, 0);
     for w in t.rounds().windows(2) {
@@ -250,6 +356,7 @@ fn format_1_run_folders_are_read_and_resumed_in_their_format() {
     cfg.openings = 10;
     cfg.check_every = 0;
     cfg.format = 1;
+    cfg.select = Select::Best;
     let mut t = Trainer::create(cfg, Weights::flat(Rules::TICTACTOE), tmp.path(), false).unwrap();
     t.run_rounds(2, &mut NoObserver).unwrap();
     let dir = t.dir().path().to_path_buf();
@@ -382,7 +489,7 @@ fn bad_selection_settings_are_refused_naming_the_flag() {
         ),
         (
             &["--select=worst"][..],
-            "expected best, confirm or gauntlet",
+            "expected best, best-beats, confirm or gauntlet",
         ),
         (
             &["--select=gauntlet", "--optimizer=spsa"][..],

@@ -239,14 +239,17 @@ pub struct RandomSearchArgs {
     /// How random search picks the round's champion. `best`: highest
     /// wins - losses in a full round robin, incumbent kept on ties (the
     /// original rule; cheap, but with few openings per pairing the winner
-    /// is often just the luckiest). `confirm`: as best, but the winning
+    /// is often just the luckiest). `best-beats` (the default): as best,
+    /// but that challenger must also have won its own pairing with the
+    /// incumbent in the same round robin (more wins than losses), at no
+    /// extra games; runs made before it keep `best`. `confirm`: as best, but the winning
     /// challenger must then beat the incumbent on fresh openings
     /// (--confirm-sprt or --confirm-games) to be adopted; use it when
     /// rounds are noisy (small --openings) and a wrong adoption is costly.
     /// `gauntlet`: challengers play only the incumbent, C pairings of
     /// G*(C+1)/2 openings instead of C(C+1)/2 of G (same games); a
     /// challenger must beat the incumbent head-to-head; use it for many
-    /// challengers. Measured comparison: docs/training.md. [default: best]
+    /// challengers. Measured comparison: docs/training.md. [default: best-beats]
     #[arg(long, value_name = "MODE")]
     pub select: Option<Select>,
     /// The perturbation's σ in round 1: every weight is multiplied by exp(σ·N(0,1))

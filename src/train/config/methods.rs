@@ -57,12 +57,22 @@ string_enum! {
 
 string_enum! {
     /// How random search picks the round's champion.
+    ///
+    /// `Default` (what a `run.toml` without `select` means) is `best`, the
+    /// rule of every run made before `best-beats`; new runs are made with
+    /// `best-beats` ([`RunConfig::defaults`](crate::train::RunConfig::defaults)).
     #[derive(Default)]
     pub enum Select("selection mode") {
         /// The original rule: a full round robin, the best wins − losses takes
         /// over, the incumbent stays on a tie.
         #[default]
         Best = "best",
+        /// The default of new runs: as `best`, but the challenger with the
+        /// best wins − losses takes over only if it also won its own pairing
+        /// with the incumbent in the same round robin (more wins than losses
+        /// over its games against the incumbent); otherwise the incumbent
+        /// stays. No extra games: the pairing is part of the round robin.
+        BestBeats = "best-beats",
         /// As `best`, but a challenger that wins the round robin must then beat
         /// the incumbent in a confirmation match on fresh openings (SPRT or a
         /// fixed number of games with a score threshold) to be adopted.

@@ -8,11 +8,11 @@
 //! | --- | --- |
 //! | `round` | 0 for the start weights, then 1, 2, … |
 //! | `optimizer` | `random` or `spsa`: what played this round (a run switched with `--force` has both) |
-//! | `select` | `best`, `confirm` or `gauntlet`: the selection mode of a random-search round |
+//! | `select` | `best`, `best-beats`, `confirm` or `gauntlet`: the selection mode of a random-search round |
 //! | `sigma` | the perturbation's σ this round (0 in round 0; empty for SPSA steps) |
 //! | `games`, `plies` | games and plies of the round robin (or gauntlet, or θ+ vs θ−), not counting a confirmation |
 //! | `champion` | index of the new incumbent: 0 = the incumbent was kept, i = challenger i (empty for SPSA steps) |
-//! | `reason` | `start`, `incumbent-best`, `incumbent-tied` (kept on a tie), `challenger-best`, `challenger-tied` (lowest index among tied challengers), `confirmed`, `not-confirmed`, `spsa-step` |
+//! | `reason` | `start`, `incumbent-best`, `incumbent-tied` (kept on a tie), `challenger-best`, `challenger-tied` (lowest index among tied challengers), `lost-pairing` (`best-beats`: the best challenger did not win its pairing with the incumbent, which is kept), `confirmed`, `not-confirmed`, `spsa-step`, `cmaes-generation` |
 //! | `pI_wins`, `pI_draws`, `pI_losses`, `pI_score` | player I's W/D/L over the round robin and its score W − L (I = 0 the incumbent, 1..=C the challengers; under `gauntlet` the incumbent's are the sum of its C matches) |
 //! | `confirm_candidate` | the challenger the confirmation match tested (empty: no confirmation) |
 //! | `confirm_games`, `confirm_wins`, `confirm_draws`, `confirm_losses` | the confirmation match, from the challenger's view |
@@ -548,7 +548,33 @@ fn parse_random_part(
         )));
     }
     r.confirm = parse_confirm(row, columns)?;
+    check_lost_pairing(row, r)?;
     check_confirmation(row, r)
+}
+
+/// Checks that a `lost-pairing` row is a `best-beats` round that kept its
+/// incumbent although a challenger had the best score (the pairing itself
+/// is not in the file).
+fn check_lost_pairing(row: &Row<'_>, r: &RoundResult) -> Result<(), TrainError> {
+    if r.reason != Reason::LostPairing {
+        return Ok(());
+    }
+    if r.select != Select::BestBeats {
+        return Err(row.corrupt(format!(
+            "reason lost-pairing in a round of select {}",
+            r.select
+        )));
+    }
+    let (top, _) = crate::train::record::best_challenger(&r.tallies);
+    if r.champion != 0 || r.score(top) <= r.score(0) {
+        return Err(row.corrupt(format!(
+            "reason lost-pairing needs champion 0 and a challenger with a better score than the incumbent's (champion {}, best challenger {:+}, incumbent {:+})",
+            r.champion,
+            r.score(top),
+            r.score(0)
+        )));
+    }
+    Ok(())
 }
 
 /// The confirmation columns of a random-search row (format 2): all empty,
