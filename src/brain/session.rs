@@ -67,6 +67,9 @@ pub struct Brain {
     pub(super) rng: Rng,
     /// While reading a `BOARD` block: when the `BOARD` line arrived.
     pub(super) board_block: Option<Instant>,
+    /// When the move being chosen planned to answer by (a timed search's
+    /// hard limit), to measure how late the answer came.
+    pub(super) answer_by: Option<Instant>,
 }
 
 impl Brain {
@@ -86,6 +89,7 @@ impl Brain {
             tt_dirty: true,
             rng,
             board_block: None,
+            answer_by: None,
         }
     }
 
@@ -306,6 +310,7 @@ impl Brain {
         if p.empties() == 0 {
             return say(out, "ERROR the board is full: there is no move to make");
         }
+        self.answer_by = None;
         let (m, report) = self.choose(start);
         if let Some(p) = &mut self.position {
             p.place(m, OWN);
@@ -315,6 +320,10 @@ impl Brain {
         }
         say(out, &m.to_xy())?;
         self.clock.record(start.elapsed());
+        if let Some(by) = self.answer_by.take() {
+            self.clock
+                .answered(Instant::now().saturating_duration_since(by));
+        }
         Ok(())
     }
 }

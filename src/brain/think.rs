@@ -112,6 +112,9 @@ impl Brain {
             Budget::Think(d) => d,
             Budget::Instant => Duration::ZERO,
         };
+        if let Budget::Think(d) = budget {
+            self.answer_by = Some(start + d);
+        }
         let rebuilt = self.search_for(rules, instant.clone(), Some(think));
         let (_, search) = self.search.as_mut().expect("built above");
         instant.tt_bits = search.limits().tt_bits;
