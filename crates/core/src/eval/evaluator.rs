@@ -5,7 +5,7 @@
 //! direction) pairs by shape that the lines keep.
 
 use super::combo::Combo;
-use super::lines::{Lines, ShapeCounts};
+use super::lines::{Lines, Peek, ShapeCounts};
 use super::shape::{Shape, SHAPES};
 use super::sheet::Sheets;
 use super::weights::Weights;
@@ -268,6 +268,24 @@ impl Evaluator {
             }
             v
         })
+    }
+
+    /// What a `color` stone on the empty `cell` would leave, without
+    /// playing it ([`Lines::peek`]); `None` for a combo model (whose board
+    /// value needs the combinations) and where the lines cannot.
+    #[inline]
+    pub(crate) fn peek(&self, cell: usize, color: Color) -> Option<Peek> {
+        if self.weights.combo.is_some() {
+            return None;
+        }
+        self.lines.peek(cell, color)
+    }
+
+    /// [`Evaluator::evaluate`] of the position `peek` describes, for the
+    /// side to move `mover` (a shape model's: `peek` is only made for one).
+    #[inline]
+    pub(crate) fn evaluate_peek(&self, peek: &Peek, mover: Color) -> f64 {
+        self.value_from_counts(&peek.counts, mover)
     }
 
     fn value_from_counts(&self, counts: &ShapeCounts, mover: Color) -> f64 {

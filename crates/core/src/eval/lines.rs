@@ -39,6 +39,28 @@ pub(crate) type ShapeCounts = [[i32; Shape::NUM]; 3];
 /// cell holds (row 0 unused).
 pub(crate) type ComboCounts = [[i32; Combo::NUM]; 3];
 
+/// What a stone on an empty cell would leave, read off the lines without
+/// playing it ([`Lines::peek`]): what a search leaf needs, at a fraction
+/// of a play and an undo.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Peek {
+    /// The shape counts after the stone.
+    pub(crate) counts: ShapeCounts,
+    /// Whether the stone's opponent then has an empty cell that wins in
+    /// two ([`Threat::WinInTwo`]).
+    pub(crate) reply_wins_in_two: bool,
+}
+
+impl Peek {
+    /// Whether `color` then has a stone with a (k−1) shape
+    /// ([`Lines::can_win_now`]).
+    #[inline]
+    pub(crate) fn can_win_now(&self, color: Color) -> bool {
+        let c = &self.counts[game::Cell::from(color) as usize];
+        c[Shape::OpenIn1 as usize] + c[Shape::ClosedIn1 as usize] > 0
+    }
+}
+
 /// Line codes and shapes of one position, independent of any weights: a
 /// move updates them once and rescores every changed cell on a [`Sheets`]
 /// (two weight sets' scores, each for one side to move).
@@ -320,6 +342,63 @@ impl Lines {
                 }
             }
         };
+    }
+
+    /// What a `color` stone on the empty `cell` would leave ([`Peek`]),
+    /// without playing it: the same counts and threat cells that
+    /// [`Lines::play_unscored`] would make, read rather than written, so no
+    /// undo is needed. `None` where the lines cannot (counts not kept,
+    /// combinations kept, or codes classified by a memoising classifier):
+    /// play the stone instead.
+    ///
+    /// Each cell a stone touches shares one line with it, so each changes
+    /// in one direction: its new pair is one table lookup, and the counts
+    /// and the opponent's cells that win in two follow from the old and
+    /// new pairs alone.
+    #[inline]
+    pub(crate) fn peek(&self, cell: usize, color: Color) -> Option<Peek> {
+        let LineClassifier::Dense(table) = &self.classifier else {
+            return None;
+        };
+        if !self.track_counts || self.track_combos || !self.high.is_empty() {
+            return None;
+        }
+        let state = game::Cell::from(color) as usize;
+        let reply = color.opponent();
+        let mut counts = self.counts;
+        let me = &self.cells[cell];
+        debug_assert!(me.state.is_empty(), "peek at an occupied cell");
+        for &p in &me.pairs {
+            counts[state][shape_for(state, p)] += 1;
+        }
+        let mut wins_in_two = self.threats.count(reply, Threat::WinInTwo) as i32;
+        if self.threats.makes(cell, reply, Threat::WinInTwo) {
+            wins_in_two -= 1;
+        }
+        let flip = state as u64;
+        for t in self.geo.touches(cell) {
+            let (q, d) = (t.cell as usize, (t.word >> 1) as usize & 3);
+            // SAFETY: the geometry's cells are this board's, and a flat
+            // table has an entry for every low word (as in `set_cell`).
+            let c = unsafe { self.cells.get_unchecked(q) };
+            let code = c.codes[d] ^ (flip << t.shift);
+            debug_assert!((code as usize) < table.len());
+            let new = unsafe { *table.get_unchecked(code as usize) };
+            let old = c.pairs[d];
+            let qs = c.state as usize;
+            if qs != 0 {
+                counts[qs][shape_for(qs, old)] -= 1;
+                counts[qs][shape_for(qs, new)] += 1;
+            } else {
+                wins_in_two += self
+                    .threats
+                    .change_in(q, (old, new), reply, Threat::WinInTwo);
+            }
+        }
+        Some(Peek {
+            counts,
+            reply_wins_in_two: wins_in_two > 0,
+        })
     }
 
     /// Keeps (or stops keeping) the stones per combination for the board

@@ -181,6 +181,39 @@ impl ThreatCells {
             .filter(move |&cell| is_threat((self.sums[cell] >> (16 * c)) as u16, kind))
     }
 
+    /// The number of empty cells where a `color` stone makes `kind`.
+    #[inline]
+    pub(crate) fn count(&self, color: Color, kind: Threat) -> usize {
+        self.cells(color, kind).count()
+    }
+
+    /// Whether a `color` stone on `cell` makes `kind`, by its counts
+    /// (whether the cell is empty is the caller's to know).
+    #[inline(always)]
+    pub(crate) fn makes(&self, cell: usize, color: Color, kind: Threat) -> bool {
+        is_threat((self.sums[cell] >> (16 * color.index())) as u16, kind)
+    }
+
+    /// How [`ThreatCells::makes`] would change for `cell` if its pair in
+    /// one direction went from `old` to `new`: −1 (no longer), 0 or +1
+    /// (newly), read without writing.
+    #[inline(always)]
+    pub(crate) fn change_in(
+        &self,
+        cell: usize,
+        (old, new): (PairIndex, PairIndex),
+        color: Color,
+        kind: Threat,
+    ) -> i32 {
+        let s = self.sums[cell];
+        let after = s
+            .wrapping_sub(BOTH[old as usize])
+            .wrapping_add(BOTH[new as usize]);
+        let shift = 16 * color.index();
+        i32::from(is_threat((after >> shift) as u16, kind))
+            - i32::from(is_threat((s >> shift) as u16, kind))
+    }
+
     /// Whether some empty cell makes `kind` for `color`.
     #[inline]
     pub(crate) fn any(&self, color: Color, kind: Threat) -> bool {

@@ -194,3 +194,77 @@ fn leaf_wins_are_wins_in_three_played_out() {
     });
     assert!(wins > 20, "{wins} leaf wins");
 }
+
+/// The score of `cell` for the side to move, its child a leaf, the way
+/// the search found it before leaves were read without playing them: play
+/// the move, value the child at depth 0, undo. With the nodes it counted.
+fn leaf_score_by_play(s: &mut Search, cell: u16) -> (f64, u64) {
+    let nodes = s.nodes;
+    let score = match s.play(cell, false) {
+        Some(Outcome::Win(_)) => WIN - 1.0,
+        Some(Outcome::Draw) => 0.0,
+        None => -s.negamax(0, f64::NEG_INFINITY, f64::INFINITY, 1),
+    };
+    s.undo();
+    (score, s.nodes - nodes)
+}
+
+#[test]
+fn leaves_read_without_playing_score_as_played() {
+    // Which branch of the leaf's value each case took: a win by the
+    // move, the reply winning now, the reply's win in three, the reply
+    // facing an open four (lost in two), a value.
+    let mut seen = [0usize; 5];
+    each_position(4, |s, rng| {
+        if s.board.is_over() {
+            return;
+        }
+        let rules = *s.board.rules();
+        let empty: Vec<u16> = (0..rules.cells())
+            .filter(|&i| s.board.cells()[i].is_empty())
+            .map(|i| i as u16)
+            .collect();
+        // Every cell on small boards, a sample on large ones.
+        let take = empty.len().min(40);
+        for k in 0..take {
+            let cell = if take == empty.len() {
+                empty[k]
+            } else {
+                empty[rng.gen_range(0..empty.len())]
+            };
+            let before = s.nodes;
+            let Some(got) = s.leaf_score(cell, 0) else {
+                panic!("no peek on {rules}");
+            };
+            let peeked = s.nodes - before;
+            let (want, played) = leaf_score_by_play(s, cell);
+            assert_eq!(
+                (got.to_bits(), peeked),
+                (want.to_bits(), played),
+                "{rules}: {got} vs {want} at cell {cell} of {:?}",
+                s.board
+            );
+            let case = match got {
+                v if v == WIN - 1.0 => 0,
+                v if v == -(WIN - 2.0) => 1,
+                v if v == -(WIN - 4.0) => 2,
+                v if v == WIN - 3.0 => 3,
+                _ => 4,
+            };
+            seen[case] += 1;
+        }
+    });
+    // Each kind of leaf met often enough to mean something.
+    assert!(seen.iter().all(|&n| n >= 50), "{seen:?}");
+}
+
+#[test]
+fn a_combo_model_plays_its_leaves() {
+    // Its board value needs the combinations, which a peek does not keep.
+    let mut w = shipped_weights(Rules::GOMOKU);
+    w.combo = Some(Default::default());
+    let mut s = Search::new(w, SearchLimits::default());
+    let board = Board::new(Rules::GOMOKU);
+    s.sync(&board);
+    assert_eq!(s.leaf_score(112, 0), None);
+}
