@@ -44,7 +44,7 @@ pub const STRETCH_FACTOR: u32 = 3;
 pub const MIN_SEARCH: Duration = Duration::from_millis(15);
 /// The longest turn limit honoured: 1 hour. A larger `timeout_turn` (some
 /// managers send 2^31 − 1 or more to mean "no limit") counts as this, so
-/// a move never takes longer than 51 minutes (the limit less its margin):
+/// a move never takes longer than 57 minutes (the limit less its margin):
 /// the engine reads no input while it thinks, so nothing else could stop
 /// it.
 pub const MAX_TURN_MS: u64 = 3_600_000;
