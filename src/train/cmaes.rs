@@ -18,6 +18,18 @@
 //! The mean is clamped to `[ln min_weight, ln max_weight]` after each
 //! step, so the incumbent stays in the weight bounds.
 //!
+//! The combo model's combination weights start at 0, which no log-space
+//! step leaves. Their coordinate is the shifted log `x = ln(w + s)`, so
+//! `w = eˣ − s` clamped to `[0, max_weight]`, with `s` the weight of the
+//! combination's anchor shape (same side) where the strategy starts, as
+//! random search's perturbation shifts it (`perturb.rs`): from 0 a step
+//! of σ is about `±σ·s` (about half the candidates keep 0), far above `s`
+//! it is the usual relative step. `s` is fixed for the strategy's life
+//! (a fixed map from coordinates to weights), and the mean's coordinate
+//! is clamped to `[ln s, ln(max_weight + s)]`. Every other weight keeps
+//! the plain `ln w` coordinate and its arithmetic, so a shape-model run
+//! is unchanged to the bit.
+//!
 //! Why not the `cmaes` crate: it drives the objective itself and keeps
 //! its state (paths, covariance) private, so a run could not be stopped
 //! and resumed exactly. Here the state is never stored: it is *replayed*
@@ -28,7 +40,7 @@
 //! `SymmetricEigen`, which is sequential and deterministic.
 
 use super::config::{CmaesConfig, Optimizer, RunConfig};
-use super::perturb::standard_normal;
+use super::perturb::{combo_scales, standard_normal};
 use super::player::TrainedPlayer;
 use super::record::{CmaesGen, Reason, RoundResult};
 use super::seeds::{round_openings, stream};
@@ -203,35 +215,96 @@ pub fn ranking(tallies: &[Tally]) -> Vec<usize> {
     order
 }
 
-/// The indices of the weights the strategy moves (the non-zero ones).
-fn active(w: &Weights) -> Vec<usize> {
-    w.to_vec()
-        .iter()
-        .enumerate()
-        .filter(|(_, &x)| x != 0.0)
-        .map(|(i, _)| i)
-        .collect()
+/// Where the strategy's coordinates live: per coordinate, the index of
+/// its weight in [`Weights::to_vec`] and, for a combination weight, the
+/// shift `s` of its shifted log `ln(w + s)` (see the module
+/// documentation). Fixed when the strategy starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Space {
+    /// The weights moved: every combination weight, and every other
+    /// weight that is not 0 (a 0 shape weight stays 0).
+    index: Vec<usize>,
+    /// Per coordinate, `Some(s)` for a combination weight.
+    shift: Vec<Option<f64>>,
+}
+
+impl Space {
+    /// The space of a strategy starting at `w`.
+    pub fn of(w: &Weights) -> Space {
+        let shifts = combo_scales(w);
+        let (index, shift) = w
+            .to_vec()
+            .iter()
+            .enumerate()
+            .filter(|&(i, &x)| x != 0.0 || shifts[i].is_some())
+            .map(|(i, _)| (i, shifts[i]))
+            .unzip();
+        Space { index, shift }
+    }
+
+    /// The coordinates of `w`.
+    fn point(&self, w: &Weights) -> Vec<f64> {
+        let v = w.to_vec();
+        self.index
+            .iter()
+            .zip(&self.shift)
+            .map(|(&i, s)| match s {
+                None => v[i].ln(),
+                Some(s) => (v[i] + s).ln(),
+            })
+            .collect()
+    }
+
+    /// The weights at point `x`, over `like` (its weights outside the
+    /// space stay as they are), clamped to the run's bounds.
+    fn weights_at(&self, cfg: &RunConfig, like: &Weights, x: &DVector<f64>) -> Weights {
+        let mut v = like.to_vec();
+        let (lo, hi) = (cfg.min_weight.ln(), cfg.max_weight.ln());
+        for (k, (&i, s)) in self.index.iter().zip(&self.shift).enumerate() {
+            v[i] = match s {
+                None => x[k]
+                    .clamp(lo, hi)
+                    .exp()
+                    .clamp(cfg.min_weight, cfg.max_weight),
+                // At or below ln s (where a clamped mean sits) exactly 0,
+                // whatever the rounding of e^(ln s) − s.
+                Some(s) if x[k] <= s.ln() => 0.0,
+                Some(s) => (x[k].exp() - s).clamp(0.0, cfg.max_weight),
+            };
+        }
+        Weights::from_vec(like.game, &v).unwrap_or_else(|| like.clone())
+    }
+
+    /// Clamps a mean to the weight bounds: `[ln min, ln max]`, or
+    /// `[ln s, ln(max + s)]` (weights 0 to max) for a shifted coordinate.
+    fn clamp(&self, cfg: &RunConfig, mean: &mut DVector<f64>) {
+        let (lo, hi) = (cfg.min_weight.ln(), cfg.max_weight.ln());
+        for (m, s) in mean.iter_mut().zip(&self.shift) {
+            *m = match s {
+                None => m.clamp(lo, hi),
+                Some(s) => m.clamp(s.ln(), (cfg.max_weight + s).ln()),
+            };
+        }
+    }
+}
+
+/// A running strategy and the space it searches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Strategy {
+    /// The strategy in its coordinates.
+    pub cmaes: Cmaes,
+    /// Its coordinates' map to weights.
+    pub space: Space,
 }
 
 /// A fresh strategy at the weights `w` with the run's settings.
-pub fn start(cfg: &CmaesConfig, w: &Weights) -> Cmaes {
-    let v = w.to_vec();
-    let mean = active(w).iter().map(|&i| v[i].ln()).collect();
-    Cmaes::new(mean, cfg.sigma, cfg.lambda as usize)
-}
-
-/// The weights of log-space point `x` over the active weights of `like`
-/// (its zero weights stay 0), clamped to the run's bounds.
-fn weights_at(cfg: &RunConfig, like: &Weights, x: &DVector<f64>) -> Weights {
-    let mut v = like.to_vec();
-    let (lo, hi) = (cfg.min_weight.ln(), cfg.max_weight.ln());
-    for (k, i) in active(like).into_iter().enumerate() {
-        v[i] = x[k]
-            .clamp(lo, hi)
-            .exp()
-            .clamp(cfg.min_weight, cfg.max_weight);
+pub fn start(cfg: &CmaesConfig, w: &Weights) -> Strategy {
+    let space = Space::of(w);
+    let mean = space.point(w);
+    Strategy {
+        cmaes: Cmaes::new(mean, cfg.sigma, cfg.lambda as usize),
+        space,
     }
-    Weights::from_vec(like.game, &v).unwrap_or_else(|| like.clone())
 }
 
 /// The generation's draws for round `round`.
@@ -242,10 +315,9 @@ fn draws(cfg: &RunConfig, state: &Cmaes, round: u32) -> Vec<DVector<f64>> {
 
 /// Tells `state` the results of a generation and clamps its mean to the
 /// weight bounds.
-fn advance(cfg: &RunConfig, state: &mut Cmaes, zs: &[DVector<f64>], tallies: &[Tally]) {
-    state.tell(zs, &ranking(tallies));
-    let (lo, hi) = (cfg.min_weight.ln(), cfg.max_weight.ln());
-    state.mean.apply(|m| *m = m.clamp(lo, hi));
+fn advance(cfg: &RunConfig, state: &mut Strategy, zs: &[DVector<f64>], tallies: &[Tally]) {
+    state.cmaes.tell(zs, &ranking(tallies));
+    state.space.clamp(cfg, &mut state.cmaes.mean);
 }
 
 /// Plays generation `round` (≥ 1) of `state`, whose mean is the
@@ -253,19 +325,21 @@ fn advance(cfg: &RunConfig, state: &mut Cmaes, zs: &[DVector<f64>], tallies: &[T
 pub fn play_generation(
     cfg: &RunConfig,
     player: &TrainedPlayer,
-    state: &mut Cmaes,
+    state: &mut Strategy,
     incumbent: &Weights,
     pool: Option<&[Opening]>,
     round: u32,
 ) -> Result<RoundResult, TrainError> {
     let cc = cfg.cmaes_config();
-    let (generation, sigma) = (state.generation, state.sigma);
-    let zs = draws(cfg, state, round);
+    let (generation, sigma) = (state.cmaes.generation, state.cmaes.sigma);
+    let zs = draws(cfg, &state.cmaes, round);
     let openings = round_openings(cfg, pool, round, cc.openings as usize);
     let seed = derive_seed(cfg.seed, &[stream::GAMES, u64::from(round)]);
     let (mut games, mut plies, mut tallies) = (0, 0, Vec::new());
     for z in &zs {
-        let candidate = weights_at(cfg, incumbent, &state.candidate(z));
+        let candidate = state
+            .space
+            .weights_at(cfg, incumbent, &state.cmaes.candidate(z));
         let report = player.head_to_head(cfg.game, &candidate, incumbent, &openings, 0, seed)?;
         games += report.tally.games.games();
         plies += report.plies;
@@ -289,7 +363,7 @@ pub fn play_generation(
             sigma,
             tallies,
         }),
-        weights: weights_at(cfg, incumbent, &state.mean),
+        weights: state.space.weights_at(cfg, incumbent, &state.cmaes.mean),
     })
 }
 
@@ -300,9 +374,9 @@ pub fn play_generation(
 /// that round's weights. Every replayed mean must give its row's weights
 /// exactly; otherwise the rows do not follow from `run.toml`, and the
 /// error says which round.
-pub fn replay(cfg: &RunConfig, rounds: &[RoundResult]) -> Result<Option<Cmaes>, String> {
+pub fn replay(cfg: &RunConfig, rounds: &[RoundResult]) -> Result<Option<Strategy>, String> {
     let cc = cfg.cmaes_config();
-    let mut state: Option<Cmaes> = None;
+    let mut state: Option<Strategy> = None;
     for pair in rounds.windows(2) {
         let (prev, r) = (&pair[0], &pair[1]);
         let Some(g) = &r.cmaes else {
@@ -310,16 +384,17 @@ pub fn replay(cfg: &RunConfig, rounds: &[RoundResult]) -> Result<Option<Cmaes>, 
             continue;
         };
         let s = state.get_or_insert_with(|| start(&cc, &prev.weights));
-        if s.generation != g.generation || s.sigma != g.sigma || g.tallies.len() != s.params.lambda
+        let c = &s.cmaes;
+        if c.generation != g.generation || c.sigma != g.sigma || g.tallies.len() != c.params.lambda
         {
             return Err(format!(
                 "round {}: CMA-ES generation {} with σ {} does not follow from run.toml and the earlier rounds (generation {}, σ {} expected)",
-                r.round, g.generation, g.sigma, s.generation, s.sigma
+                r.round, g.generation, g.sigma, c.generation, c.sigma
             ));
         }
-        let zs = draws(cfg, s, r.round);
+        let zs = draws(cfg, c, r.round);
         advance(cfg, s, &zs, &g.tallies);
-        if weights_at(cfg, &prev.weights, &s.mean) != r.weights {
+        if s.space.weights_at(cfg, &prev.weights, &s.cmaes.mean) != r.weights {
             return Err(format!(
                 "round {}: the CMA-ES mean replayed from run.toml and the earlier rounds is not the row's weights",
                 r.round
@@ -414,6 +489,66 @@ mod tests {
             again.tell(&zs, &order);
         }
         assert_eq!(again, s);
+    }
+
+    /// A shape model's coordinates are its non-zero weights' logs, as
+    /// before the combo model; a combo model adds its combination weights
+    /// (0 included) in the shifted log, which maps back exactly, keeps
+    /// candidates below the shift at 0, and moves a 0 on the anchor's scale.
+    #[test]
+    fn combination_weights_get_a_shifted_log_coordinate() {
+        use crate::eval::{Combo, Model, SHAPES};
+        use crate::game::Rules;
+        let mut cfg = RunConfig::cmaes_defaults(Rules::GOMOKU);
+        cfg.min_weight = 1e-6;
+        let mut shapes = Weights::default_for(Rules::GOMOKU);
+        shapes.own[0] = 0.0;
+        let space = Space::of(&shapes);
+        let v = shapes.to_vec();
+        assert_eq!(space.index.len(), v.len() - 1, "the zero weight stays out");
+        assert!(space.shift.iter().all(Option::is_none));
+        let x = DVector::from_vec(space.point(&shapes));
+        assert_eq!(x[0], v[0].ln());
+        let back = space.weights_at(&cfg, &shapes, &x).to_vec();
+        for (a, b) in back.iter().zip(&v) {
+            assert!((a - b).abs() <= 1e-12 * b, "{a} {b}");
+        }
+
+        let combo = shapes.clone().with_model(Model::Combo);
+        let space = Space::of(&combo);
+        let n = combo.combo_count();
+        assert_eq!(space.index.len(), v.len() - 1 + 2 * n);
+        let x = DVector::from_vec(space.point(&combo));
+        let back = space.weights_at(&cfg, &combo, &x).combo.unwrap();
+        assert!(
+            back.own.iter().chain(&back.opp).all(|&w| w == 0.0),
+            "0 maps back to 0"
+        );
+        let k = space.index.len() - 1; // opp_combo of the last combination
+        let anchor = SHAPES
+            .iter()
+            .position(|&s| s == Combo::WEIGHTED[n - 1].anchor())
+            .unwrap();
+        let scale = combo.opp[anchor];
+        assert_eq!(space.shift[k], Some(scale));
+        assert_eq!(x[k], scale.ln());
+        let at = |step: f64| {
+            let mut y = x.clone();
+            y[k] += step;
+            space.weights_at(&cfg, &combo, &y).combo.unwrap().opp[n - 1]
+        };
+        assert_eq!(at(-0.3), 0.0, "a step down keeps 0");
+        let up = at(0.3);
+        assert!(
+            (up - scale * (0.3f64.exp() - 1.0)).abs() <= 1e-9 * scale,
+            "{up}"
+        );
+        // The mean's coordinate is clamped to weights 0 to max_weight.
+        let mut m = x.clone();
+        m[k] -= 5.0;
+        m[0] = -1e3;
+        space.clamp(&cfg, &mut m);
+        assert_eq!((m[k], m[0]), (scale.ln(), cfg.min_weight.ln()));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! Its settings table lives in `config/`, its record in `record.rs` and
 //! its `rounds.csv` columns in `rundir/rounds.rs`.
 
-use super::cmaes::{self, Cmaes};
+use super::cmaes::{self, Strategy};
 use super::config::{Optimizer, RunConfig, Select};
 use super::player::TrainedPlayer;
 use super::record::RoundResult;
@@ -240,7 +240,7 @@ impl Method for CmaEs {
         let (cfg, last) = (round.cfg, round.number() - 1);
         let kept = state
             .take()
-            .and_then(|b| b.downcast::<(u32, Cmaes)>().ok())
+            .and_then(|b| b.downcast::<(u32, Strategy)>().ok())
             .filter(|k| k.0 == last);
         let mut s = match kept {
             Some(k) => k.1,

@@ -55,8 +55,9 @@ pub fn perturb(incumbent: &Weights, sigma: f64, min: f64, max: f64, rng: &mut Rn
 
 /// Per number of [`Weights::to_vec`], the shift of a combination weight
 /// (its anchor shape's weight on the same side, at least [`f64::MIN_POSITIVE`]
-/// so that a zero anchor still moves it) or `None` for the others.
-fn combo_scales(w: &Weights) -> Vec<Option<f64>> {
+/// so that a zero anchor still moves it) or `None` for the others. CMA-ES
+/// shifts its coordinates by the same scales (`cmaes.rs`).
+pub(super) fn combo_scales(w: &Weights) -> Vec<Option<f64>> {
     let n = w.shape_count();
     let mut out = vec![None; 2 + 2 * n];
     let combos = &Combo::WEIGHTED[..w.combo_count()];

@@ -191,19 +191,64 @@ fn a_resumed_cmaes_run_equals_an_uninterrupted_one() {
     );
 }
 
+/// rounds.csv of a short shape-model run, as CMA-ES wrote it before the
+/// combo model's shifted coordinates: FNV-1a of `mnk train --game=7x7x4
+/// --check-every=0 --no-plots --verdict-openings=0 --optimizer cmaes
+/// --start flat --rounds 10 --cmaes-lambda 6 --cmaes-openings 12
+/// --cmaes-sigma 0.4 --seed 13` (6,040 bytes).
+const SHAPE_RUN_FNV: u64 = 0xae96_a235_f676_05c6;
+
+#[test]
+fn a_shape_model_cmaes_run_is_byte_identical_to_before_the_combo_model() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, err) = train_cli(
+        tmp.path(),
+        &[
+            "--name=pin",
+            "--optimizer=cmaes",
+            "--start=flat",
+            "--rounds=10",
+            "--cmaes-lambda=6",
+            "--cmaes-openings=12",
+            "--cmaes-sigma=0.4",
+            "--seed=13",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let text = std::fs::read(tmp.path().join("pin/rounds.csv")).unwrap();
+    let fnv = text.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    assert_eq!(
+        (fnv, text.len()),
+        (SHAPE_RUN_FNV, 6040),
+        "{}",
+        String::from_utf8_lossy(&text)
+    );
+}
+
 #[test]
 fn a_killed_cmaes_run_resumes_to_the_same_files() {
+    kill_and_resume(&["--start", "flat"]);
+}
+
+#[test]
+fn a_killed_combo_cmaes_run_resumes_to_the_same_files() {
+    kill_and_resume(&["--model", "combo", "--start", "shipped"]);
+}
+
+/// Runs a CMA-ES run on 7x7x4 (with `extra` flags) whole, and again
+/// killed after a few generations and resumed: the files must be equal.
+fn kill_and_resume(extra: &[&str]) {
     let tmp = tempfile::tempdir().unwrap();
     let runs = tmp.path();
     let args = |name: &str| -> Vec<String> {
-        [
+        let mut a: Vec<String> = [
             "train",
             "-g",
             "7x7x4",
             "--optimizer",
             "cmaes",
-            "--start",
-            "flat",
             "--rounds",
             "150",
             "--cmaes-lambda",
@@ -225,7 +270,9 @@ fn a_killed_cmaes_run_resumes_to_the_same_files() {
             runs.to_str().unwrap(),
         ]
         .map(String::from)
-        .to_vec()
+        .to_vec();
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
     };
     let out = mnk().args(args("whole")).output().unwrap();
     assert!(

@@ -83,8 +83,9 @@ pub struct RunArgs {
     pub start: StartWeights,
     /// The weight model trained: shapes (the 16 numbers), or combo (plus a
     /// weight per cell combination and side; those the start weights lack
-    /// start at 0, so round 0 plays as the start weights). [default: the
-    /// start weights' model]
+    /// start at 0, so round 0 plays as the start weights; random search
+    /// and CMA-ES train it, SPSA cannot). [default: the start weights'
+    /// model]
     #[arg(long, value_name = "MODEL", conflicts_with = "resume")]
     pub model: Option<mnk::eval::Model>,
     /// The trained player: greedy, or search:depth=2,width=9 to train the search player's weights.

@@ -82,14 +82,15 @@ impl RunConfig {
                     .into(),
             ),
         )?;
-        // SPSA and CMA-ES move weights in log space, where a combination
-        // weight of 0 (where a combo run starts) can never leave 0; only
-        // random search's perturbation moves it (`perturb.rs`).
+        // SPSA moves weights in log space, where a combination weight of
+        // 0 (where a combo run starts) can never leave 0; random search
+        // and CMA-ES move it in a shifted log space (`perturb.rs`,
+        // `cmaes.rs`).
         ensure(
             Field::Optimizer,
-            self.model != crate::eval::Model::Combo || self.optimizer == Optimizer::Random,
+            self.model != crate::eval::Model::Combo || self.optimizer != Optimizer::Spsa,
             other(format!(
-                "{} cannot train the combo model's combination weights yet (they start at 0, which a log-space step never leaves); train it with random search",
+                "{} cannot train the combo model's combination weights yet (they start at 0, which a log-space step never leaves); train it with random search or CMA-ES",
                 self.optimizer
             )),
         )?;
