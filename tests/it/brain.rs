@@ -799,16 +799,19 @@ fn verbose_names_the_proof_of_a_win() {
     );
 }
 
-/// The positions of `tests/data/must_stop_vcf.txt`: moves from the empty
-/// board, one position a line.
-fn must_stop_positions() -> Vec<Vec<mnk::game::Move>> {
-    include_str!("../data/must_stop_vcf.txt")
-        .lines()
+/// The positions of a `tests/data/must_stop_*.txt` file: moves from the
+/// empty board, one position a line, each with the comment that may
+/// follow its moves (after `#`).
+fn must_stop_positions(text: &str) -> Vec<(Vec<mnk::game::Move>, &str)> {
+    text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {
-            l.split_whitespace()
+            let (moves, comment) = l.split_once('#').unwrap_or((l, ""));
+            let moves = moves
+                .split_whitespace()
                 .map(|m| m.parse().unwrap_or_else(|e| panic!("{l}: {e}")))
-                .collect()
+                .collect();
+            (moves, comment.trim())
         })
         .collect()
 }
@@ -825,7 +828,10 @@ fn stops_every_vcf_it_can_see() {
     use mnk::game::{Board, Rules};
     use mnk::threats::{Mode, ThreatSearch, Verdict};
     let rules = Rules::GOMOKU;
-    let positions = must_stop_positions();
+    let positions: Vec<_> = must_stop_positions(include_str!("../data/must_stop_vcf.txt"))
+        .into_iter()
+        .map(|(moves, _)| moves)
+        .collect();
     assert!(positions.len() >= 20, "{} positions", positions.len());
     let mut search = ThreatSearch::new(rules, 20);
     let mut eval = Evaluator::new(shipped_weights(rules));
@@ -838,9 +844,52 @@ fn stops_every_vcf_it_can_see() {
         search.solve(eval, board.hash(), opp, Mode::Vcf, 0, 1_000_000)
     };
     let mut failed = Vec::new();
-    // A few positions to an engine, so that each transcript stays short.
+    let asked: Vec<&[mnk::game::Move]> = positions.iter().map(Vec::as_slice).collect();
+    let answers = brain_answers(&asked, 300);
+    for (moves, &m) in positions.iter().zip(&answers) {
+        let mut b = Board::new(rules);
+        for &m in moves {
+            b.play(m).unwrap();
+        }
+        let mover = b.to_move();
+        // The position is what the file says: a VCF of 8 plies or more
+        // against the side to move, and a move that stops it.
+        let threat = vcf(&b, mover, &mut search, &mut eval);
+        assert!(
+            matches!(threat, Verdict::Win { plies, .. } if plies >= 8),
+            "{moves:?}: {threat:?}"
+        );
+        let stops = b.legal_moves().into_iter().any(|m| {
+            let mut c = b.clone();
+            c.play(m).unwrap();
+            !vcf(&c, mover, &mut search, &mut eval).is_win()
+        });
+        assert!(stops, "{moves:?}: no move stops the VCF");
+        b.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        if let Verdict::Win { plies, .. } = vcf(&b, mover, &mut search, &mut eval) {
+            failed.push(format!(
+                "after {m} (ply {n}) VCF in {plies}",
+                n = moves.len()
+            ));
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} of {}: {failed:?}",
+        failed.len(),
+        positions.len()
+    );
+}
+
+/// `mnk brain`'s answers at `turn_ms` a move to each of `positions`
+/// (moves from the empty board), a few positions to an engine process.
+fn brain_answers(positions: &[&[mnk::game::Move]], turn_ms: u32) -> Vec<mnk::game::Move> {
+    let mut answers = Vec::new();
     for chunk in positions.chunks(8) {
-        let mut lines = vec!["START 15".to_string(), "INFO timeout_turn 300".into()];
+        let mut lines = vec![
+            "START 15".to_string(),
+            format!("INFO timeout_turn {turn_ms}"),
+        ];
         for moves in chunk {
             let n = moves.len();
             // The side to move's stones are its own (field 1).
@@ -855,40 +904,168 @@ fn stops_every_vcf_it_can_see() {
         let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
         let out = transcript(&refs);
         assert_eq!(out.len(), chunk.len() + 1, "{out:?}");
-        for (moves, answer) in chunk.iter().zip(&out[1..]) {
+        for answer in &out[1..] {
+            let (x, y) = parse_move(answer).unwrap_or_else(|| panic!("{out:?}"));
+            answers.push(mnk::game::Move::new(x, y));
+        }
+    }
+    answers
+}
+
+/// The threat searches' limits for `tests/data/must_stop_vct.txt`, as its
+/// header states them: a VCT of at most 6 attacker moves (the depth of
+/// the engine's root VCTs) within 1,000,000 nodes.
+const STOP_VCT_DEPTH: u32 = 6;
+const STOP_VCT_NODES: u64 = 1_000_000;
+
+/// Each position of `tests/data/must_stop_vct.txt`, mined from the
+/// engine's self-play at 100 ms a move, is one where the opponent, were
+/// it to move, wins by continuous threats (threes and fours) in 8 plies
+/// or more, but not by fours alone; the side to move has no VCF of its
+/// own and no VCT found within the budget; and some move leaves the
+/// opponent no VCT. They were chosen for the nodes the side to move's own
+/// VCT search takes, the search a root that runs it first may spend its
+/// time on. At 300 ms a move the engine must play a stop: its root checks
+/// the opponent's VCT and keeps only the moves after which it has none.
+///
+/// Positions marked `# known miss` are ones the engine does not stop yet
+/// (issue 25's root work): they are checked to be what the file says and
+/// their answers are reported (unmark one the engine stops every time),
+/// but only the others must be stopped. The checks run within a share of
+/// the move's wall-clock time, and the whole suite runs on 2 cores in CI:
+/// a position missed is asked again, alone in its process, up to twice,
+/// and only a miss in all three tries fails.
+#[test]
+fn stops_every_vct_it_can_see() {
+    use mnk::eval::{shipped_weights, Evaluator};
+    use mnk::game::{Board, Color, Move, Rules};
+    use mnk::threats::{Mode, ThreatSearch, Verdict};
+    let rules = Rules::GOMOKU;
+    let positions = must_stop_positions(include_str!("../data/must_stop_vct.txt"));
+    let known: Vec<bool> = positions
+        .iter()
+        .map(|(_, c)| c.starts_with("known miss"))
+        .collect();
+    let required = known.iter().filter(|&&k| !k).count();
+    assert!(
+        positions.len() >= 20 && required * 4 >= positions.len() * 3,
+        "{} positions, {required} of them required",
+        positions.len()
+    );
+    // The table of `mnk solve --vct`, which mined the positions.
+    let mut search = ThreatSearch::new(rules, 22);
+    let mut eval = Evaluator::new(shipped_weights(rules));
+    // `attacker`'s `mode` win in `board`, as if it were to move.
+    let mut threat = |board: &Board, attacker: Color, mode: Mode| {
+        eval.sync(board);
+        search.clear();
+        let depth = if mode == Mode::Vct { STOP_VCT_DEPTH } else { 0 };
+        search.solve(
+            &mut eval,
+            board.hash(),
+            attacker,
+            mode,
+            depth,
+            STOP_VCT_NODES,
+        )
+    };
+    let boards: Vec<Board> = positions
+        .iter()
+        .map(|(moves, _)| {
             let mut b = Board::new(rules);
             for &m in moves {
                 b.play(m).unwrap();
             }
+            b
+        })
+        .collect();
+    // The positions are what the file says.
+    for ((moves, _), b) in positions.iter().zip(&boards) {
+        let mover = b.to_move();
+        let opp = mover.opponent();
+        let vct = threat(b, opp, Mode::Vct);
+        assert!(
+            matches!(vct, Verdict::Win { plies, .. } if plies >= 8),
+            "{moves:?}: the opponent's VCT: {vct:?}"
+        );
+        let vcf = threat(b, opp, Mode::Vcf);
+        assert_eq!(vcf, Verdict::NoWin, "{moves:?}: the opponent's VCF");
+        let own = threat(b, mover, Mode::Vcf);
+        assert_eq!(own, Verdict::NoWin, "{moves:?}: the mover's own VCF");
+        let own = threat(b, mover, Mode::Vct);
+        assert!(!own.is_win(), "{moves:?}: the mover's own VCT: {own:?}");
+    }
+    // The engine's answers. A position is missed when the opponent still
+    // wins by VCT after the answer, or the search cannot show it does not.
+    let mut missed: Vec<usize> = (0..positions.len()).collect();
+    let mut last = Vec::new();
+    for attempt in 0..3 {
+        let asked: Vec<&[Move]> = missed.iter().map(|&i| positions[i].0.as_slice()).collect();
+        let answers = if attempt == 0 {
+            brain_answers(&asked, 300)
+        } else {
+            // Alone in its process: one position a transcript.
+            asked
+                .iter()
+                .flat_map(|p| brain_answers(std::slice::from_ref(p), 300))
+                .collect()
+        };
+        let mut still = Vec::new();
+        last.clear();
+        for (&i, &m) in missed.iter().zip(&answers) {
+            let mut b = boards[i].clone();
             let mover = b.to_move();
-            // The position is what the file says: a VCF of 8 plies or more
-            // against the side to move, and a move that stops it.
-            let threat = vcf(&b, mover, &mut search, &mut eval);
-            assert!(
-                matches!(threat, Verdict::Win { plies, .. } if plies >= 8),
-                "{moves:?}: {threat:?}"
-            );
-            let stops = b.legal_moves().into_iter().any(|m| {
-                let mut c = b.clone();
-                c.play(m).unwrap();
-                !vcf(&c, mover, &mut search, &mut eval).is_win()
-            });
-            assert!(stops, "{moves:?}: no move stops the VCF");
-            let (x, y) = parse_move(answer).unwrap_or_else(|| panic!("{out:?}"));
-            let m = mnk::game::Move::new(x, y);
-            b.play(m).unwrap_or_else(|e| panic!("{answer}: {e}"));
-            if let Verdict::Win { plies, .. } = vcf(&b, mover, &mut search, &mut eval) {
-                failed.push(format!(
-                    "after {m} (ply {n}) VCF in {plies}",
-                    n = moves.len()
-                ));
+            b.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            let after = threat(&b, mover.opponent(), Mode::Vct);
+            if after != Verdict::NoWin {
+                still.push(i);
+                last.push(format!("position {}: after {m}, {after:?}", i + 1));
             }
         }
+        missed = still;
+        // The known misses are asked once.
+        if missed.iter().all(|&i| known[i]) {
+            break;
+        }
     }
-    assert!(
-        failed.is_empty(),
-        "{} of {}: {failed:?}",
-        failed.len(),
+    // Every position missed has a move that stops the threat (the file's
+    // promise), so the miss is the engine's.
+    for &i in &missed {
+        let b = &boards[i];
+        let mover = b.to_move();
+        // The cell of the opponent's first threat first: it often stops it.
+        let first = match threat(b, mover.opponent(), Mode::Vct) {
+            Verdict::Win { first, .. } => first,
+            v => panic!("position {}: {v:?}", i + 1),
+        };
+        let mut moves = b.legal_moves();
+        moves.sort_by_key(|&m| m != first);
+        let stop = moves.into_iter().any(|m| {
+            let mut c = b.clone();
+            c.play(m).unwrap();
+            threat(&c, mover.opponent(), Mode::Vct) == Verdict::NoWin
+        });
+        assert!(stop, "position {}: no move stops the VCT", i + 1);
+    }
+    let now_stopped: Vec<usize> = (0..positions.len())
+        .filter(|&i| known[i] && !missed.contains(&i))
+        .map(|i| i + 1)
+        .collect();
+    eprintln!(
+        "must_stop_vct: {} of {} stopped at 300 ms; missed: {last:?}; \
+         known misses stopped this time: {now_stopped:?}",
+        positions.len() - missed.len(),
         positions.len()
+    );
+    let required_missed: Vec<&String> = missed
+        .iter()
+        .zip(&last)
+        .filter(|(&i, _)| !known[i])
+        .map(|(_, l)| l)
+        .collect();
+    assert!(
+        required_missed.is_empty(),
+        "{} of the {required} required positions missed in 3 tries: {required_missed:?}",
+        required_missed.len()
     );
 }
