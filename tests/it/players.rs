@@ -323,3 +323,42 @@ fn a_soft_time_limit_ends_a_settled_search_early() {
     assert!(hard.elapsed >= Duration::from_millis(350), "{hard:?}");
     assert!(soft.depth < hard.depth, "{soft:?} {hard:?}");
 }
+
+/// A win proven on one move is played on the next, whatever the root's
+/// threat searches find: from a real game at 100 ms a move, where black
+/// proved a win in 15 plies by search, the reply was the forced block,
+/// and the next move's root cut to the moves that stop white's VCT
+/// dropped the winning move (black played on quietly and lost).
+#[test]
+fn a_win_proven_on_one_move_is_played_on_the_next() {
+    let mv = |s: &str| s.parse::<Move>().expect("a move");
+    let line = "g5 f7 i8 g6 h5 f5 i6 f6 f4 h6 g4 j7 f3 e2 e4 d4";
+    let mut board = Board::new(Rules::GOMOKU);
+    for m in line.split(' ') {
+        board.play(mv(m)).expect("a legal move");
+    }
+    let limits = SearchLimits {
+        depth: 12,
+        ..Default::default()
+    };
+    let mut s = Search::new(mnk::eval::shipped_search_weights(Rules::GOMOKU), limits);
+    let mut rng = game_rng(1, &[0]);
+    let first = s.choose(&board, &mut rng).expect("a move");
+    let proven = s.info().clone();
+    assert_eq!(first, mv("i4"), "{proven:?}");
+    assert!(proven.proof.is_some() && proven.score > 0.0, "{proven:?}");
+    // The block of the four, then the next move: the win, read off the
+    // table, two plies nearer.
+    board.play(first).expect("legal");
+    board.play(mv("h4")).expect("legal");
+    let next = s.choose(&board, &mut rng).expect("a move");
+    let info = s.info();
+    assert_eq!((info.depth, info.nodes), (0, 0), "{info:?}");
+    assert_eq!(info.score, proven.score + 2.0, "{info:?}");
+    // And it is a win: black still wins by threats after it.
+    board.play(next).expect("legal");
+    assert!(
+        !board.is_over(),
+        "{next} ends nothing yet: the proof is longer"
+    );
+}

@@ -26,6 +26,19 @@ impl Search {
         if !self.order_root(rng) {
             return None;
         }
+        // A win the table already proves: played at once, before a root
+        // cut could drop it.
+        if let Some((cell, score)) = self.table_win() {
+            self.info = SearchInfo {
+                depth: 0,
+                nodes: 0,
+                score,
+                best: Some(rules.move_at(cell as usize)),
+                elapsed: self.start.elapsed(),
+                proof: Some(Proof::Search),
+            };
+            return self.info.best;
+        }
         // A win by threats: played at once, as proven.
         let (threat_nodes, win) = self.root_threats();
         if let Some((cell, plies, proof)) = win {
@@ -53,6 +66,23 @@ impl Search {
             proof: (score.abs() >= MATE_BOUND).then_some(Proof::Search),
         };
         self.info.best
+    }
+
+    /// The move and score of a win that the table proves for the root
+    /// position, if it holds one: an earlier search (usually the last
+    /// move's, which looked past the opponent's reply) stored a mate
+    /// score, a proof ([`MATE_BOUND`]), with its move. Without it, a win
+    /// proven on one move could be lost on the next: the root's threat
+    /// searches may not re-find it in their share of a short turn, and
+    /// their cut to the moves that stop the opponent's threat can drop
+    /// the winning move, which no interior node would (seen at 100 ms a
+    /// move: a win in 15 claimed, then a quiet move, then a loss).
+    fn table_win(&self) -> Option<(u16, f64)> {
+        let e = self.tt.probe(self.board.hash())?;
+        let score = from_tt(e.score, 0);
+        let proven = score >= MATE_BOUND && e.bound != Bound::Upper;
+        let playable = e.best != NO_MOVE && self.board.cells().get(e.best as usize)?.is_empty();
+        (proven && playable).then_some((e.best, score))
     }
 
     /// A cell where the side to move completes k now, if there is one.
