@@ -16,7 +16,9 @@
 //!   loss, shifted below the mate band, never a proven one. Before the
 //!   alpha-beta search, threat searches look for the mover's VCF (and VCT,
 //!   when the search has a time limit), played at once when found, and
-//!   cut the root moves to those that stop the opponent's.
+//!   cut the root moves to those that stop the opponent's. A win the
+//!   table already proves for the root (stored by the last move's
+//!   search) is played at once, before either.
 //! - Leaves are valued by [`Evaluator::evaluate`], except that a mover
 //!   who can make an open four or a double four, against an opponent who
 //!   cannot win at once, wins three plies on (`Search::leaf_win`). Wins
