@@ -5,7 +5,7 @@
 //! direction) pairs by shape that the lines keep.
 
 use super::combo::Combo;
-use super::lines::{Lines, Peek, ShapeCounts};
+use super::lines::{can_win, Lines, Peek, ShapeCounts};
 use super::shape::{Shape, SHAPES};
 use super::sheet::Sheets;
 use super::weights::Weights;
@@ -289,11 +289,11 @@ impl Evaluator {
     }
 
     fn value_from_counts(&self, counts: &ShapeCounts, mover: Color) -> f64 {
-        let me = &counts[Cell::from(mover) as usize];
-        let them = &counts[Cell::from(mover.opponent()) as usize];
-        if me[Shape::OpenIn1 as usize] + me[Shape::ClosedIn1 as usize] > 0 {
+        if can_win(counts, mover) {
             return WIN;
         }
+        let me = &counts[Cell::from(mover) as usize];
+        let them = &counts[Cell::from(mover.opponent()) as usize];
         if them[Shape::OpenIn1 as usize] > 0 {
             return LOSS;
         }

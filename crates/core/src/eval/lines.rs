@@ -56,8 +56,7 @@ impl Peek {
     /// ([`Lines::can_win_now`]).
     #[inline]
     pub(crate) fn can_win_now(&self, color: Color) -> bool {
-        let c = &self.counts[game::Cell::from(color) as usize];
-        c[Shape::OpenIn1 as usize] + c[Shape::ClosedIn1 as usize] > 0
+        can_win(&self.counts, color)
     }
 }
 
@@ -548,12 +547,16 @@ impl Lines {
     /// Whether `color` has a stone with a (k−1) shape: it could win at once.
     #[inline]
     pub fn can_win_now(&self, color: Color) -> bool {
-        let near = |c: &ShapeCounts| {
-            let c = &c[game::Cell::from(color) as usize];
-            c[Shape::OpenIn1 as usize] + c[Shape::ClosedIn1 as usize] > 0
-        };
-        self.with_counts(near)
+        self.with_counts(|c| can_win(c, color))
     }
+}
+
+/// Whether shape counts `counts` give `color` a stone with a (k−1) shape:
+/// it could win at once.
+#[inline]
+pub(crate) fn can_win(counts: &ShapeCounts, color: Color) -> bool {
+    let c = &counts[game::Cell::from(color) as usize];
+    c[Shape::OpenIn1 as usize] + c[Shape::ClosedIn1 as usize] > 0
 }
 
 /// The shape index that counts for a cell whose [`game::Cell`] code is

@@ -67,6 +67,7 @@ mod root;
 mod tests;
 
 use picker::{Defence, NodeMoves, Picker};
+use proofs::wins_in_three;
 use root::Root;
 
 /// When to stop searching.
@@ -440,15 +441,9 @@ impl Search {
         if depth > 0 {
             return None;
         }
-        if let Some(plies) = self.leaf_win(mover) {
-            return Some(WIN - (ply + plies) as f64);
-        }
-        let v = self.eval.evaluate(mover);
-        Some(if v <= -MATE_BOUND {
-            -(WIN - (ply + 2) as f64)
-        } else {
-            v
-        })
+        Some(leaf_value(ply, self.leaf_win(mover), || {
+            self.eval.evaluate(mover)
+        }))
     }
 
     fn negamax(&mut self, depth: u32, alpha: f64, beta: f64, ply: u32) -> f64 {
@@ -588,15 +583,9 @@ impl Search {
         let (mover, ply) = (color.opponent(), ply + 1);
         let value = if peek.can_win_now(mover) {
             WIN - (ply + 1) as f64
-        } else if peek.reply_wins_in_two && !peek.can_win_now(color) {
-            WIN - (ply + 3) as f64
         } else {
-            let v = self.eval.evaluate_peek(&peek, mover);
-            if v <= -MATE_BOUND {
-                -(WIN - (ply + 2) as f64)
-            } else {
-                v
-            }
+            let win = wins_in_three(peek.reply_wins_in_two, peek.can_win_now(color));
+            leaf_value(ply, win, || self.eval.evaluate_peek(&peek, mover))
         };
         Some(-value)
     }
@@ -694,6 +683,23 @@ impl Search {
         } else {
             best
         }
+    }
+}
+
+/// The value at `ply` of a leaf whose mover cannot win at once: a win in
+/// `win` plies when a threat decides it ([`Search::leaf_win`]), else the
+/// board value `evaluate` gives, an unstoppable opponent threat scored as
+/// a loss two plies on. One rule for leaves played and leaves read.
+#[inline]
+fn leaf_value(ply: u32, win: Option<u32>, evaluate: impl FnOnce() -> f64) -> f64 {
+    if let Some(plies) = win {
+        return WIN - (ply + plies) as f64;
+    }
+    let v = evaluate();
+    if v <= -MATE_BOUND {
+        -(WIN - (ply + 2) as f64)
+    } else {
+        v
     }
 }
 

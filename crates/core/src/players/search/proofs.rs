@@ -49,8 +49,10 @@ impl Search {
     /// Elo at 100 ms a move.
     pub(super) fn leaf_win(&self, mover: Color) -> Option<u32> {
         let lines = self.eval.lines();
-        (lines.has_threat_cell(mover, Threat::WinInTwo) && !lines.can_win_now(mover.opponent()))
-            .then_some(3)
+        wins_in_three(
+            lines.has_threat_cell(mover, Threat::WinInTwo),
+            lines.can_win_now(mover.opponent()),
+        )
     }
 
     /// The threat searches at the root, before the main search, in two
@@ -228,4 +230,11 @@ impl Search {
         }
         nodes
     }
+}
+
+/// [`Search::leaf_win`] from its two facts, however they were read: the
+/// mover has a cell that wins in two, and the opponent can win at once.
+#[inline]
+pub(super) fn wins_in_three(wins_in_two: bool, opponent_wins_now: bool) -> Option<u32> {
+    (wins_in_two && !opponent_wins_now).then_some(3)
 }
