@@ -61,7 +61,8 @@ impl Search {
     ///    proof)), then the opponent's, which, if it has one, cuts the root
     ///    order down to the moves that stop it (when any does);
     /// 2. with a time limit only, the VCTs: the mover's, then the
-    ///    opponent's, with the same cut.
+    ///    opponent's, with the same cut, which may also use what the
+    ///    mover's VCT left of its share.
     ///
     /// The VCF phase always runs first and to the end of its node budgets:
     /// no VCT can spend its time (a VCT that ran first used to leave the
@@ -83,8 +84,9 @@ impl Search {
             nodes += self.stop_threat(Mode::Vcf, 0, ROOT_VCF_NODES, DEFENCE_VCF_NODES);
         }
         if found.is_none() && time.is_some() {
+            let vct_start = Instant::now();
             self.threats
-                .set_deadline(deadline(Instant::now(), VCT_TIME_SHARE));
+                .set_deadline(deadline(vct_start, VCT_TIME_SHARE));
             found = self.own_threat(
                 Mode::Vct,
                 ROOT_VCT_DEPTH,
@@ -93,8 +95,9 @@ impl Search {
                 &mut nodes,
             );
             if found.is_none() {
+                // Its own share, and what the mover's VCT left of its.
                 self.threats
-                    .set_deadline(deadline(Instant::now(), STOP_VCT_TIME_SHARE));
+                    .set_deadline(deadline(vct_start, VCT_TIME_SHARE + STOP_VCT_TIME_SHARE));
                 nodes +=
                     self.stop_threat(Mode::Vct, ROOT_VCT_DEPTH, ROOT_VCT_NODES, DEFENCE_VCT_NODES);
             }
