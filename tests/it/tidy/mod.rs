@@ -11,7 +11,7 @@ mod cycles;
 mod profile;
 
 use cycles::{cycle_violations, KNOWN_CYCLES};
-use profile::lowered_violations;
+use profile::slow_hot_violations;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -877,11 +877,24 @@ fn the_checks_catch_violations() {
             "src/game/x.rs:6: pub fn also_dead is used nowhere: remove it",
         ]
     );
-    let built = BTreeSet::from(["clap".to_string(), "rayon".to_string()]);
+    let hot = BTreeSet::from([
+        "rayon".to_string(),
+        "rand".to_string(),
+        "either".to_string(),
+    ]);
+    let release: toml::Table = "[package.\"*\"]\nopt-level = 0\n[package.rayon]\nopt-level = 3\n\
+        [package.rand]\nopt-level = 1\n"
+        .parse()
+        .unwrap();
     assert_eq!(
-        lowered_violations(&["webdriver".into(), "clap".into()], &built),
-        ["Cargo.toml: [profile.release.package.clap] lowers a crate that mnk itself builds"]
+        slow_hot_violations(&release, &hot),
+        [
+            "Cargo.toml: [profile.release.package.\"*\"] builds the hot crate either at opt-level 0: give [profile.release.package.either] opt-level = 3",
+            "Cargo.toml: [profile.release.package.rand] builds the hot crate rand at opt-level 1: give [profile.release.package.rand] opt-level = 3",
+        ]
     );
+    let plain: toml::Table = "opt-level = 3\n".parse().unwrap();
+    assert!(slow_hot_violations(&plain, &hot).is_empty());
     let folder = [
         source(
             "crates/core/src/eval/mod.rs",

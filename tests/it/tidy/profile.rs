@@ -1,13 +1,34 @@
-//! Checks of the release profile: what it lowers serves only tests.
+//! Checks of the release profile: the crates on the hot paths stay
+//! optimised while the other dependencies are built unoptimised.
 
 use super::assert_none;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// The packages a build of mnk or mnk-core links, from `cargo metadata`'s
-/// resolve: everything reached from the workspace through normal and
-/// build edges (dev edges only serve tests).
-fn built_packages() -> BTreeSet<String> {
+/// The dependencies the hot paths run (self-play's thread pool and its
+/// seeded generators, CMA-ES's matrix product, the PNG encoder that plots
+/// every training run): they and everything they depend on must be built
+/// at opt-level 3.
+const HOT_ROOTS: [&str; 6] = [
+    "rayon",
+    "rand",
+    "rand_xoshiro",
+    "matrixmultiply",
+    "png",
+    "plotters-bitmap",
+];
+
+/// `cargo metadata`'s resolve for this machine's platform.
+fn metadata() -> serde_json::Value {
+    let rustc = std::process::Command::new(std::env::var("RUSTC").unwrap_or("rustc".into()))
+        .arg("-vV")
+        .output()
+        .expect("rustc -vV runs");
+    let info = String::from_utf8(rustc.stdout).unwrap();
+    let host = info
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .expect("rustc -vV names the host");
     let out = std::process::Command::new(env!("CARGO"))
         .args([
             "metadata",
@@ -15,81 +36,110 @@ fn built_packages() -> BTreeSet<String> {
             "1",
             "--offline",
             "--all-features",
+            "--filter-platform",
+            host,
         ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo metadata runs");
     assert!(out.status.success(), "{out:?}");
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The package name in a package id (`registry+…#rayon@1.12.0`,
+/// `path+file:///…/crates/core#mnk-core@0.1.0`).
+fn name_of(id: &str) -> String {
+    let tail = id.rsplit(['#', '/']).next().unwrap_or(id);
+    tail.split('@').next().unwrap_or(tail).to_string()
+}
+
+/// The package ids reached from `start` through normal edges, and through
+/// build edges too when `build` is set (dev edges only serve tests).
+fn reached(meta: &serde_json::Value, start: Vec<String>, build: bool) -> BTreeSet<String> {
     let nodes = meta["resolve"]["nodes"].as_array().unwrap();
-    let name_of = |id: &str| {
-        let tail = id.rsplit(['#', '/']).next().unwrap_or(id);
-        tail.split('@').next().unwrap_or(tail).to_string()
-    };
-    let mut todo: Vec<String> = meta["workspace_members"]
+    let mut seen: BTreeSet<String> = start.iter().cloned().collect();
+    let mut todo = start;
+    while let Some(id) = todo.pop() {
+        let node = nodes.iter().find(|n| n["id"] == id.as_str()).unwrap();
+        for dep in node["deps"].as_array().unwrap() {
+            let follow = dep["dep_kinds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|k| k["kind"].is_null() || (build && k["kind"] == "build"));
+            let pkg = dep["pkg"].as_str().unwrap().to_string();
+            if follow && seen.insert(pkg.clone()) {
+                todo.push(pkg);
+            }
+        }
+    }
+    seen
+}
+
+/// The hot crates: what a build of mnk or mnk-core links from
+/// [`HOT_ROOTS`], and all their normal dependencies, by name.
+fn hot_packages() -> BTreeSet<String> {
+    let meta = metadata();
+    let members: Vec<String> = meta["workspace_members"]
         .as_array()
         .unwrap()
         .iter()
         .map(|m| m.as_str().unwrap().to_string())
         .collect();
-    let mut seen: BTreeSet<String> = todo.iter().cloned().collect();
-    while let Some(id) = todo.pop() {
-        let node = nodes.iter().find(|n| n["id"] == id.as_str()).unwrap();
-        for dep in node["deps"].as_array().unwrap() {
-            let built = dep["dep_kinds"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|k| k["kind"].is_null() || k["kind"] == "build");
-            let pkg = dep["pkg"].as_str().unwrap().to_string();
-            if built && seen.insert(pkg.clone()) {
-                todo.push(pkg);
-            }
-        }
-    }
-    seen.iter().map(|id| name_of(id)).collect()
+    let roots: Vec<String> = reached(&meta, members, true)
+        .into_iter()
+        .filter(|id| HOT_ROOTS.contains(&name_of(id).as_str()))
+        .collect();
+    assert_eq!(roots.len(), HOT_ROOTS.len(), "{roots:?}");
+    reached(&meta, roots, false)
+        .iter()
+        .map(|id| name_of(id))
+        .collect()
 }
 
-/// The release profile lowers the optimisation of some test-only crates
-/// (Cargo.toml says why); none of them may be one that mnk itself builds,
-/// or the program would be slower for it.
+/// Every hot crate of the release profile (`[profile.release]` of
+/// Cargo.toml) is built at opt-level 3.
 #[test]
-fn unoptimised_crates_serve_only_tests() {
+fn hot_crates_stay_optimised() {
     let manifest: toml::Table =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
             .unwrap()
             .parse()
             .unwrap();
-    let lowered: Vec<String> = manifest["profile"]["release"]
-        .get("package")
-        .and_then(toml::Value::as_table)
-        .map(|t| t.keys().cloned().collect())
-        .unwrap_or_default();
-    assert!(!lowered.is_empty(), "Cargo.toml lowers no test-only crate");
-    let built = built_packages();
+    let release = manifest["profile"]["release"].as_table().unwrap();
+    let hot = hot_packages();
     assert!(
-        built.contains("clap") && built.contains("rayon"),
-        "{built:?}"
+        hot.contains("rayon-core") && hot.contains("rand_core"),
+        "{hot:?}"
     );
-    assert!(
-        !built.contains("fantoccini"),
-        "dev edges followed: {built:?}"
-    );
+    assert!(!hot.contains("clap") && !hot.contains("tokio"), "{hot:?}");
     assert_none(
-        "test-only profile overrides",
-        lowered_violations(&lowered, &built),
+        "hot crates built below opt-level 3",
+        slow_hot_violations(release, &hot),
     );
 }
 
-/// The lowered crates that a build of mnk links.
-pub(super) fn lowered_violations(lowered: &[String], built: &BTreeSet<String>) -> Vec<String> {
-    lowered
-        .iter()
-        .filter(|p| built.contains(*p))
-        .map(|p| {
-            format!(
-                "Cargo.toml: [profile.release.package.{p}] lowers a crate that mnk itself builds"
-            )
+/// The hot crates that `release` (a `[profile.release]` table) builds at
+/// an opt-level other than 3: their own `[profile.release.package.NAME]`,
+/// else `[profile.release.package."*"]`, else the profile's own.
+pub(super) fn slow_hot_violations(release: &toml::Table, hot: &BTreeSet<String>) -> Vec<String> {
+    let packages = release.get("package").and_then(toml::Value::as_table);
+    let level = |table: Option<&toml::Value>| table.and_then(|t| t.get("opt-level")).cloned();
+    hot.iter()
+        .filter_map(|name| {
+            let own = level(packages.and_then(|p| p.get(name)));
+            let all = level(packages.and_then(|p| p.get("*")));
+            let (source, value) = match (own, all, release.get("opt-level")) {
+                (Some(v), _, _) => (format!("[profile.release.package.{name}]"), v),
+                (None, Some(v), _) => ("[profile.release.package.\"*\"]".to_string(), v),
+                (None, None, Some(v)) => ("[profile.release]".to_string(), v.clone()),
+                (None, None, None) => return None,
+            };
+            (value.as_integer() != Some(3)).then(|| {
+                format!(
+                    "Cargo.toml: {source} builds the hot crate {name} at opt-level {value}: give [profile.release.package.{name}] opt-level = 3"
+                )
+            })
         })
         .collect()
 }
