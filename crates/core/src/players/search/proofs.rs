@@ -95,7 +95,7 @@ impl Search {
                 &mut nodes,
             );
             if found.is_none() {
-                // Its own share, and what the mover's VCT left of its.
+                // Its own share, and what the mover's VCT left of its own.
                 self.threats
                     .set_deadline(deadline(vct_start, VCT_TIME_SHARE + STOP_VCT_TIME_SHARE));
                 nodes +=

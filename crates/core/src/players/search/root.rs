@@ -10,18 +10,9 @@ impl Search {
         self.start = Instant::now();
         self.nodes = 0;
         self.stopped = false;
-        let rules = *self.board.rules();
         // A win now: no search needed.
         if let Some(cell) = self.winning_move() {
-            self.info = SearchInfo {
-                depth: 1,
-                nodes: 1,
-                score: WIN - 1.0,
-                best: Some(rules.move_at(cell as usize)),
-                elapsed: self.start.elapsed(),
-                proof: Some(Proof::Search),
-            };
-            return self.info.best;
+            return self.report(1, 1, WIN - 1.0, cell, Some(Proof::Search));
         }
         if !self.order_root(rng) {
             return None;
@@ -29,41 +20,39 @@ impl Search {
         // A win the table already proves: played at once, before a root
         // cut could drop it.
         if let Some((cell, score)) = self.table_win() {
-            self.info = SearchInfo {
-                depth: 0,
-                nodes: 0,
-                score,
-                best: Some(rules.move_at(cell as usize)),
-                elapsed: self.start.elapsed(),
-                proof: Some(Proof::Search),
-            };
-            return self.info.best;
+            return self.report(0, 0, score, cell, Some(Proof::Search));
         }
         // A win by threats: played at once, as proven.
         let (threat_nodes, win) = self.root_threats();
         if let Some((cell, plies, proof)) = win {
-            self.info = SearchInfo {
-                depth: 0,
-                nodes: threat_nodes,
-                score: WIN - plies as f64,
-                best: Some(rules.move_at(cell as usize)),
-                elapsed: self.start.elapsed(),
-                proof: Some(proof),
-            };
-            return self.info.best;
+            return self.report(0, threat_nodes, WIN - plies as f64, cell, Some(proof));
         }
         // The threat searches count against a node limit.
         self.nodes = threat_nodes;
         let mut order = std::mem::take(&mut self.root.order);
         let (depth, score, best) = self.iterate(&mut order);
         self.root.order = order;
+        let proof = (score.abs() >= MATE_BOUND).then_some(Proof::Search);
+        self.report(depth, self.nodes, score, best, proof)
+    }
+
+    /// Records what the search found in [`Search::info`] (the time taken
+    /// too) and returns its move, `best`.
+    fn report(
+        &mut self,
+        depth: u32,
+        nodes: u64,
+        score: f64,
+        best: u16,
+        proof: Option<Proof>,
+    ) -> Option<Move> {
         self.info = SearchInfo {
             depth,
-            nodes: self.nodes,
+            nodes,
             score,
-            best: Some(rules.move_at(best as usize)),
+            best: Some(self.board.rules().move_at(best as usize)),
             elapsed: self.start.elapsed(),
-            proof: (score.abs() >= MATE_BOUND).then_some(Proof::Search),
+            proof,
         };
         self.info.best
     }
