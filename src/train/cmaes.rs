@@ -5,15 +5,30 @@
 //! 0 stays 0); the incumbent is always `e^m`. Generation g (round r):
 //!
 //! 1. λ candidates `x_k = m + σ·B·D·z_k`, with `z_k` standard normal
-//!    draws from the stream `(seed, PERTURB, r)` and `C = B·D²·Bᵀ`;
+//!    draws from the stream `(seed, PERTURB, r)` and `C = B·D²·Bᵀ`; when
+//!    mirrored, only the first ⌈λ/2⌉ are drawn and candidate ⌈λ/2⌉ + i
+//!    uses `−z_i`;
 //! 2. every candidate plays the incumbent over the same `openings`
 //!    openings from `(seed, OPENINGS, r)`, each with both colours and the
 //!    same tie-break seed `(seed, GAMES, r)`: paired games, so the ranking
 //!    compares candidates on equal terms;
 //! 3. ranked by wins − losses (ties: the lower index first), the best
-//!    μ = ⌊λ/2⌋ move the mean, and σ, the paths `p_σ`, `p_c` and `C`
-//!    adapt as in Hansen's tutorial ("The CMA Evolution Strategy: A
-//!    Tutorial", 2016, the default parameters with positive weights only).
+//!    μ = ⌊λ/2⌋ move the mean by `c_m·σ·y_w`, and σ, the paths `p_σ`,
+//!    `p_c` and `C` adapt as in Hansen's tutorial ("The CMA Evolution
+//!    Strategy: A Tutorial", 2016, the default parameters with positive
+//!    weights only; its eq. 9 for `c_m`).
+//!
+//! Why mirrored pairs and `c_m` = 0.5 by default: the fitness is noisy
+//! (2,000 games tell a candidate from the mean to about ±14 Elo, the size
+//! of the differences the ranking must find), so much of the mean's step
+//! is a random walk. Mirrored pairs are antithetic draws: a pair selected
+//! together cancels, so selection by noise moves the mean less, while a
+//! real slope still ranks `m + σ·y` above `m − σ·y`. A mean learning rate
+//! below 1 is the rescaled mutation of noisy evolution strategies (Beyer,
+//! Arnold): candidates explore at σ, where their differences are large
+//! enough to rank, and the mean takes a shorter step. Both measured on
+//! gomoku in `docs/training.md`. Runs made before them keep independent
+//! draws and `c_m` = 1 (their `run.toml` has neither key).
 //!
 //! The mean is clamped to `[ln min_weight, ln max_weight]` after each
 //! step, so the incumbent stays in the weight bounds.
@@ -73,10 +88,14 @@ pub struct Params {
     pub cmu: f64,
     /// E‖N(0, I)‖.
     pub chi_n: f64,
+    /// The mean's learning rate `c_m` (1 in the tutorial's defaults).
+    pub cm: f64,
+    /// Whether the candidates come in mirrored pairs.
+    pub mirrored: bool,
 }
 
 impl Params {
-    /// The tutorial's defaults.
+    /// The tutorial's defaults (`c_m` = 1, independent draws).
     pub fn new(n: usize, lambda: usize) -> Params {
         let nf = n as f64;
         let half = (lambda as f64 + 1.0) / 2.0;
@@ -103,6 +122,8 @@ impl Params {
             c1,
             cmu,
             chi_n,
+            cm: 1.0,
+            mirrored: false,
         }
     }
 }
@@ -149,12 +170,21 @@ impl Cmaes {
     }
 
     /// λ standard normal vectors for a generation, drawn in order
-    /// (candidate by candidate, coordinate by coordinate).
+    /// (candidate by candidate, coordinate by coordinate); when mirrored,
+    /// the first ⌈λ/2⌉ are drawn and the rest are the first ⌊λ/2⌋ negated.
     pub fn draw(&self, rng: &mut Rng) -> Vec<DVector<f64>> {
-        let n = self.params.n;
-        (0..self.params.lambda)
+        let (n, lambda) = (self.params.n, self.params.lambda);
+        let drawn = if self.params.mirrored {
+            lambda.div_ceil(2)
+        } else {
+            lambda
+        };
+        let mut zs: Vec<DVector<f64>> = (0..drawn)
             .map(|_| DVector::from_iterator(n, (0..n).map(|_| standard_normal(rng))))
-            .collect()
+            .collect();
+        let mirrors: Vec<DVector<f64>> = zs[..lambda - drawn].iter().map(|z| -z).collect();
+        zs.extend(mirrors);
+        zs
     }
 
     /// `B·D·z`: a draw shaped by the covariance.
@@ -181,8 +211,8 @@ impl Cmaes {
             yw += &y * *w;
             rank_mu += (&y * y.transpose()) * *w;
         }
-        self.mean += &yw * self.sigma;
-        // C^(-1/2)·y_w = B·z_w.
+        self.mean += &yw * (p.cm * self.sigma);
+        // The paths take (m' − m)/(c_m·σ) = y_w, and C^(-1/2)·y_w = B·z_w.
         self.ps =
             &self.ps * (1.0 - p.cs) + (&self.b * &zw) * (p.cs * (2.0 - p.cs) * p.mueff).sqrt();
         let norm = self.ps.norm();
@@ -301,10 +331,10 @@ pub struct Strategy {
 pub fn start(cfg: &CmaesConfig, w: &Weights) -> Strategy {
     let space = Space::of(w);
     let mean = space.point(w);
-    Strategy {
-        cmaes: Cmaes::new(mean, cfg.sigma, cfg.lambda as usize),
-        space,
-    }
+    let mut cmaes = Cmaes::new(mean, cfg.sigma, cfg.lambda as usize);
+    cmaes.params.cm = cfg.mean_rate;
+    cmaes.params.mirrored = cfg.mirrored;
+    Strategy { cmaes, space }
 }
 
 /// The generation's draws for round `round`.
@@ -445,6 +475,52 @@ mod tests {
         assert!(close(s.cov[(1, 1)], 0.9672112463444336));
         assert!(close(s.sigma, 0.45079825601536017));
         assert_eq!(s.generation, 1);
+    }
+
+    /// With `c_m` = 0.5 the first generation's mean moves half as far as
+    /// the hand-computed one above, and the paths, C and σ are the same:
+    /// they take (m' − m)/(c_m·σ), which is y_w whatever c_m is.
+    #[test]
+    fn the_mean_rate_scales_only_the_mean_step() {
+        let v = |a: f64, b: f64| DVector::from_vec(vec![a, b]);
+        let zs = [v(1.0, 0.0), v(0.0, 1.0), v(-1.0, 0.0), v(0.0, -1.0)];
+        let mut full = Cmaes::new(vec![0.0, 0.0], 0.5, 4);
+        let mut half = full.clone();
+        half.params.cm = 0.5;
+        full.tell(&zs, &[1, 0, 3, 2]);
+        half.tell(&zs, &[1, 0, 3, 2]);
+        assert!(close(half.mean[0], 0.09791857003363527 / 2.0));
+        assert!(close(half.mean[1], 0.40208142996636476 / 2.0));
+        assert_eq!(
+            (&half.ps, &half.pc, &half.cov, half.sigma),
+            (&full.ps, &full.pc, &full.cov, full.sigma)
+        );
+    }
+
+    /// Mirrored draws: the first ⌈λ/2⌉ as independent draws would give
+    /// them, then the first ⌊λ/2⌋ negated (an odd λ leaves the last
+    /// drawn one unpaired); the stream is left after ⌈λ/2⌉ draws.
+    #[test]
+    fn mirrored_draws_are_the_first_half_negated() {
+        for lambda in [2, 7, 10] {
+            let plain = Cmaes::new(vec![0.0; 3], 0.3, lambda);
+            let mut mirrored = plain.clone();
+            mirrored.params.mirrored = true;
+            let (mut a, mut b) = (Rng::seed_from_u64(9), Rng::seed_from_u64(9));
+            let zs = mirrored.draw(&mut b);
+            let independent = plain.draw(&mut a);
+            let drawn = lambda.div_ceil(2);
+            assert_eq!(zs.len(), lambda);
+            assert_eq!(zs[..drawn], independent[..drawn]);
+            for i in 0..lambda / 2 {
+                assert_eq!(zs[drawn + i], -&zs[i], "λ {lambda}, pair {i}");
+            }
+            let mut c = Rng::seed_from_u64(9);
+            for _ in 0..drawn * 3 {
+                standard_normal(&mut c);
+            }
+            assert_eq!(standard_normal(&mut b), standard_normal(&mut c));
+        }
     }
 
     /// On a noiseless, ill-scaled quadratic in 16 dimensions (the weights'

@@ -270,8 +270,13 @@ impl Method for CmaEs {
     fn plan(&self, c: &RunConfig) -> String {
         let s = c.cmaes_config();
         format!(
-            " by CMA-ES: {} generations of {} candidates x {} openings x 2 colours against the mean, sigma {}",
-            c.rounds, s.lambda, s.openings, s.sigma
+            " by CMA-ES: {} generations of {} candidates{} x {} openings x 2 colours against the mean, sigma {}, mean rate {}",
+            c.rounds,
+            s.lambda,
+            if s.mirrored { " in mirrored pairs" } else { "" },
+            s.openings,
+            s.sigma,
+            s.mean_rate
         )
     }
 

@@ -111,6 +111,8 @@ string_enum! {
         CmaesLambda = "cmaes.lambda",
         /// CMA-ES's openings per candidate.
         CmaesOpenings = "cmaes.openings",
+        /// CMA-ES's mean learning rate.
+        CmaesMeanRate = "cmaes.mean_rate",
         /// Rounds without an adoption that make a plateau.
         PlateauPatience = "plateau.patience",
         /// σ's factor at a plateau.

@@ -27,6 +27,8 @@ fn config(name: &str, generations: u32) -> RunConfig {
         sigma: 0.4,
         lambda: 6,
         openings: 12,
+        mirrored: true,
+        mean_rate: 0.5,
     });
     c
 }
@@ -192,39 +194,72 @@ fn a_resumed_cmaes_run_equals_an_uninterrupted_one() {
 }
 
 /// rounds.csv of a short shape-model run, as CMA-ES wrote it before the
-/// combo model's shifted coordinates: FNV-1a of `mnk train --game=7x7x4
-/// --check-every=0 --no-plots --verdict-openings=0 --optimizer cmaes
-/// --start flat --rounds 10 --cmaes-lambda 6 --cmaes-openings 12
-/// --cmaes-sigma 0.4 --seed 13` (6,040 bytes).
+/// combo model's shifted coordinates, mirrored pairs and the mean's
+/// learning rate: FNV-1a of `mnk train --game=7x7x4 --check-every=0
+/// --no-plots --verdict-openings=0 --optimizer cmaes --start flat --rounds
+/// 10 --cmaes-lambda 6 --cmaes-openings 12 --cmaes-sigma 0.4 --seed 13`
+/// (6,040 bytes), now with `--cmaes-mirrored false --cmaes-mean-rate 1`.
 const SHAPE_RUN_FNV: u64 = 0xae96_a235_f676_05c6;
+
+/// The pinned run's flags (`old`: the settings of runs made before
+/// mirrored pairs and the mean's learning rate).
+fn pin_run(dir: &Path, name: &str, old: bool) -> Vec<u8> {
+    let name_arg = format!("--name={name}");
+    let mut args = vec![
+        name_arg.as_str(),
+        "--optimizer=cmaes",
+        "--start=flat",
+        "--rounds=10",
+        "--cmaes-lambda=6",
+        "--cmaes-openings=12",
+        "--cmaes-sigma=0.4",
+        "--seed=13",
+    ];
+    if old {
+        args.extend(["--cmaes-mirrored=false", "--cmaes-mean-rate=1"]);
+    }
+    let (code, err) = train_cli(dir, &args);
+    assert_eq!(code, Some(0), "{err}");
+    std::fs::read(dir.join(name).join("rounds.csv")).unwrap()
+}
+
+fn fnv(text: &[u8]) -> u64 {
+    text.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
 
 #[test]
 fn a_shape_model_cmaes_run_is_byte_identical_to_before_the_combo_model() {
     let tmp = tempfile::tempdir().unwrap();
-    let (code, err) = train_cli(
-        tmp.path(),
-        &[
-            "--name=pin",
-            "--optimizer=cmaes",
-            "--start=flat",
-            "--rounds=10",
-            "--cmaes-lambda=6",
-            "--cmaes-openings=12",
-            "--cmaes-sigma=0.4",
-            "--seed=13",
-        ],
-    );
-    assert_eq!(code, Some(0), "{err}");
-    let text = std::fs::read(tmp.path().join("pin/rounds.csv")).unwrap();
-    let fnv = text.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
+    let text = pin_run(tmp.path(), "pin", true);
     assert_eq!(
-        (fnv, text.len()),
+        (fnv(&text), text.len()),
         (SHAPE_RUN_FNV, 6040),
         "{}",
         String::from_utf8_lossy(&text)
     );
+    // Its run.toml names neither new setting, so it reads and hashes (its
+    // fingerprint) as a run.toml written before them, and a run.toml
+    // without them resumes with independent draws and c_m = 1.
+    let toml = read(tmp.path().join("pin/run.toml"));
+    assert!(
+        !toml.contains("mirrored") && !toml.contains("mean_rate"),
+        "{toml}"
+    );
+    let t = Trainer::resume(&tmp.path().join("pin")).unwrap();
+    let c = t.config().cmaes_config();
+    assert_eq!((c.mirrored, c.mean_rate), (false, 1.0));
+
+    // The defaults of a new run: mirrored pairs, c_m = 0.5, both written;
+    // its games differ from the old method's.
+    let new = pin_run(tmp.path(), "new", false);
+    let toml = read(tmp.path().join("new/run.toml"));
+    assert!(
+        toml.contains("mirrored = true") && toml.contains("mean_rate = 0.5"),
+        "{toml}"
+    );
+    assert_ne!(new, text);
 }
 
 #[test]
@@ -342,6 +377,14 @@ fn bad_cmaes_settings_are_refused_naming_the_flag() {
         (&[o, "--cmaes-lambda=1"][..], "--cmaes-lambda"),
         (&[o, "--cmaes-lambda=65"][..], "--cmaes-lambda"),
         (&[o, "--cmaes-openings=0"][..], "--cmaes-openings"),
+        (&[o, "--cmaes-mean-rate=0"][..], "--cmaes-mean-rate"),
+        (&[o, "--cmaes-mean-rate=1.5"][..], "--cmaes-mean-rate"),
+        (&[o, "--cmaes-mean-rate=nan"][..], "--cmaes-mean-rate"),
+        (&[o, "--cmaes-mirrored=maybe"][..], "--cmaes-mirrored"),
+        (
+            &["--cmaes-mean-rate=0.5"][..],
+            "--cmaes-mean-rate applies to --optimizer cmaes",
+        ),
         (&[o, "--sigma=0.2"][..], "--cmaes-sigma (step size)"),
         (&[o, "--challengers=3"][..], "--cmaes-lambda (candidates)"),
         (

@@ -96,6 +96,8 @@ fn cmaes_config(name: &str, generations: u32) -> RunConfig {
         sigma: 0.5,
         lambda: 6,
         openings: 12,
+        mirrored: true,
+        mean_rate: 0.5,
     });
     c
 }

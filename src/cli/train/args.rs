@@ -500,6 +500,15 @@ pub struct CmaesArgs {
     /// [default: 1000 on large boards, 100 on small ones].
     #[arg(long, value_name = "N", conflicts_with = "resume")]
     pub cmaes_openings: Option<u32>,
+    /// CMA-ES candidates in mirrored pairs, m + σy and m − σy (false: every
+    /// candidate drawn independently, as runs made before it) [default: true].
+    #[arg(long, value_name = "BOOL", conflicts_with = "resume")]
+    pub cmaes_mirrored: Option<bool>,
+    /// CMA-ES mean learning rate c_m, 0 < c_m <= 1: the mean moves by c_m
+    /// times the selected candidates' step (1: runs made before it)
+    /// [default: 0.5].
+    #[arg(long, value_name = "C", conflicts_with = "resume")]
+    pub cmaes_mean_rate: Option<f64>,
 }
 
 impl CmaesArgs {
@@ -509,6 +518,8 @@ impl CmaesArgs {
             (self.cmaes_sigma.is_some(), "--cmaes-sigma"),
             (self.cmaes_lambda.is_some(), "--cmaes-lambda"),
             (self.cmaes_openings.is_some(), "--cmaes-openings"),
+            (self.cmaes_mirrored.is_some(), "--cmaes-mirrored"),
+            (self.cmaes_mean_rate.is_some(), "--cmaes-mean-rate"),
         ];
         if let Some((_, flag)) = flags.iter().find(|(given, _)| *given) {
             anyhow::ensure!(
@@ -523,6 +534,8 @@ impl CmaesArgs {
         set(&mut c.sigma, self.cmaes_sigma);
         set(&mut c.lambda, self.cmaes_lambda);
         set(&mut c.openings, self.cmaes_openings);
+        set(&mut c.mirrored, self.cmaes_mirrored);
+        set(&mut c.mean_rate, self.cmaes_mean_rate);
         cfg.cmaes = Some(c);
         Ok(())
     }
@@ -579,6 +592,7 @@ fn flag_for(field: Field) -> Option<&'static str> {
         Field::CmaesSigma => "--cmaes-sigma",
         Field::CmaesLambda => "--cmaes-lambda",
         Field::CmaesOpenings => "--cmaes-openings",
+        Field::CmaesMeanRate => "--cmaes-mean-rate",
         Field::PlateauPatience => "--patience",
         Field::PlateauShrink => "--sigma-shrink",
         Field::CheckPlayer => "--check-player",
@@ -600,8 +614,8 @@ fn method_flags(c: &RunConfig) -> String {
         Optimizer::Cmaes => {
             let s = c.cmaes_config();
             format!(
-                "--optimizer cmaes --cmaes-sigma {} --cmaes-lambda {} --cmaes-openings {}",
-                s.sigma, s.lambda, s.openings
+                "--optimizer cmaes --cmaes-sigma {} --cmaes-lambda {} --cmaes-openings {} --cmaes-mirrored {} --cmaes-mean-rate {}",
+                s.sigma, s.lambda, s.openings, s.mirrored, s.mean_rate
             )
         }
         Optimizer::Random if c.select == Select::Confirm => {

@@ -7,8 +7,10 @@ use serde::{Deserialize, Serialize};
 
 /// CMA-ES settings (`--optimizer cmaes`). Each generation samples
 /// `lambda` candidates around the mean in log-weight space with step size
-/// σ (from `sigma` at the start) and the adapted covariance, and plays
-/// each against the mean over the same `openings` openings, both colours.
+/// σ (from `sigma` at the start) and the adapted covariance (in mirrored
+/// pairs `m ± σ·y` when `mirrored`), plays each against the mean over the
+/// same `openings` openings, both colours, and moves the mean by
+/// `mean_rate` times the selected candidates' weighted step.
 ///
 /// The whole table is fixed when a run starts: its candidates are columns
 /// of `rounds.csv`, and every generation's state is replayed from them.
@@ -24,16 +26,46 @@ pub struct CmaesConfig {
     /// Openings each candidate plays against the mean, each with both
     /// colours; every candidate of a generation plays the same ones.
     pub openings: u32,
+    /// Candidates in mirrored pairs: the generation's second half are the
+    /// first half's draws negated (`m + σ·y` and `m − σ·y`). Absent (false)
+    /// in runs made before it, which drew every candidate independently.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub mirrored: bool,
+    /// The mean's learning rate `c_m` in (0, 1]: the mean moves by `c_m·σ`
+    /// times the selected candidates' weighted step. Absent (1) in runs
+    /// made before it.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub mean_rate: f64,
+}
+
+/// `mirrored`'s value in runs made before it, which `run.toml` leaves out
+/// (so their files read and hash as before).
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// `mean_rate`'s value in runs made before it.
+fn one() -> f64 {
+    1.0
+}
+
+/// Whether `mean_rate` is 1, which `run.toml` leaves out.
+fn is_one(x: &f64) -> bool {
+    *x == 1.0
 }
 
 impl CmaesConfig {
     /// Defaults: σ₀ = 0.3, 10 candidates, 1000 openings (100 on small
-    /// boards), as the outside CMA-ES of `docs/training.md` used.
+    /// boards), as the outside CMA-ES of `docs/training.md` used, in
+    /// mirrored pairs with the mean's learning rate 0.5 (measured there:
+    /// both lower the noise of the mean's step).
     pub fn defaults(small: bool) -> CmaesConfig {
         CmaesConfig {
             sigma: 0.3,
             lambda: 10,
             openings: if small { 100 } else { 1000 },
+            mirrored: true,
+            mean_rate: 0.5,
         }
     }
 
@@ -52,6 +84,16 @@ impl CmaesConfig {
         ensure(Field::CmaesLambda, (2..=64).contains(&self.lambda), || {
             Problem::value(self.lambda, "lambda must be from 2 to 64 candidates")
         })?;
-        ensure(Field::CmaesOpenings, self.openings >= 1, || Problem::Zero)
+        ensure(Field::CmaesOpenings, self.openings >= 1, || Problem::Zero)?;
+        ensure(
+            Field::CmaesMeanRate,
+            self.mean_rate.is_finite() && self.mean_rate > 0.0 && self.mean_rate <= 1.0,
+            || {
+                Problem::value(
+                    self.mean_rate,
+                    "mean_rate must be above 0 and at most 1 (the mean's learning rate)",
+                )
+            },
+        )
     }
 }
