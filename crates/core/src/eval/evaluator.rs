@@ -153,6 +153,14 @@ impl Evaluator {
         self.lines.play_unscored(m, color, hash);
     }
 
+    /// Brings the cell scores up to date after moves played with
+    /// [`Evaluator::play_unscored`] ([`Lines::score_unscored`]); they are
+    /// then taken back like moves played with [`Evaluator::play`].
+    #[inline]
+    pub fn score_unscored(&mut self) {
+        self.lines.score_unscored(&mut self.sheets);
+    }
+
     /// Takes back the last move.
     #[inline]
     pub fn undo(&mut self) {
@@ -174,6 +182,13 @@ impl Evaluator {
     #[inline]
     pub fn scores(&self, mover: Color) -> &[f64] {
         self.sheets.scores(mover.index())
+    }
+
+    /// [`Evaluator::scores`] as `f32`, rounded to nearest, which keeps
+    /// their order ([`Sheets::keys`]).
+    #[inline]
+    pub fn keys(&self, mover: Color) -> &[f32] {
+        self.sheets.keys(mover.index())
     }
 
     /// The score of one cell for `mover` (−∞ if occupied).

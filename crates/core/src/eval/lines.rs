@@ -253,6 +253,69 @@ impl Lines {
         self.set_cell(cell, state, None);
     }
 
+    /// Rescores on `sheets` every cell that the moves played without them
+    /// ([`Lines::play_unscored`]) changed, and counts those moves as
+    /// played with them from then on: the sheets are then exactly what
+    /// [`Lines::play`] would have left, and the moves are taken back like
+    /// scored ones. A search plays its moves without the sheets and
+    /// scores them only when a node reads its cell scores, so a node
+    /// answered by its table entry costs no rescoring.
+    #[inline]
+    pub fn score_unscored(&mut self, sheets: &mut Sheets) {
+        if self.unscored == 0 {
+            return;
+        }
+        assert_eq!(
+            sheets.cells(),
+            self.cells.len(),
+            "score sheets of another game"
+        );
+        let combo = sheets.has_combos();
+        let (cells, geo) = (&self.cells, &*self.geo);
+        // Each cell's sheet entry depends only on its pairs and what it
+        // holds, all final now: the sums `update` makes, whatever the order.
+        let mut apply = |q: usize| {
+            let c = &cells[q];
+            // SAFETY: `q` is a cell of this board, as many as the sheets
+            // hold (asserted above), and the pairs are pair indices.
+            unsafe {
+                if combo {
+                    sheets.apply_unchecked::<true>(q, &c.pairs, c.state);
+                } else {
+                    sheets.apply_unchecked::<false>(q, &c.pairs, c.state);
+                }
+            }
+        };
+        // The unscored moves are the last ones: a scored play on top of
+        // an unscored one is refused.
+        let unscored = self.history.len() - self.unscored..;
+        // A search scores one move or two at a time: no need to count.
+        let many = self.unscored > 2
+            && self.history[unscored.clone()]
+                .iter()
+                .map(|e| geo.touches(e.0 as usize).len() + 1)
+                .sum::<usize>()
+                >= cells.len();
+        if many {
+            // Many moves (a position set up from scratch): every cell once
+            // is less than each move's cells.
+            (0..cells.len()).for_each(&mut apply);
+        } else {
+            for entry in &self.history[unscored.clone()] {
+                let cell = entry.0 as usize;
+                apply(cell);
+                for t in geo.touches(cell) {
+                    apply(t.cell as usize);
+                }
+            }
+        }
+        for entry in &mut self.history[unscored] {
+            debug_assert!(entry.1 & UNSCORED != 0);
+            entry.1 &= !UNSCORED;
+        }
+        self.unscored = 0;
+    }
+
     /// Takes back the last move (with the sheets if it was played with
     /// them).
     #[inline]
@@ -288,10 +351,14 @@ impl Lines {
         while self.history.len() > n {
             self.undo(sheets);
         }
+        // Scored once at the end: a position set up from the empty board
+        // rescores each cell once, not once per stone that touches it.
+        self.score_unscored(sheets);
         for i in n..board.ply() {
             let (m, c) = board.move_at(i);
-            self.play(m, c, board.hash_at(i), sheets);
+            self.play_unscored(m, c, board.hash_at(i));
         }
+        self.score_unscored(sheets);
     }
 
     /// Sets (`state` a stone) or clears (empty) the stone at `cell`,

@@ -399,8 +399,14 @@ impl Search {
     }
 
     /// Plays `cell` for the side to move; `probed` when the child will be
-    /// searched with depth left, so will probe the table and choose among
-    /// its cells by score (a leaf does neither).
+    /// searched with depth left, so will probe the table (a leaf does
+    /// not).
+    ///
+    /// The cell scores are not updated here: only a node that picks its
+    /// moves by them needs them, and it brings them up to date then
+    /// ([`Search::node_moves`]). A child answered by its table entry, by a
+    /// win, or by a forced block never pays for them, and the undo of a
+    /// move never scored restores nothing.
     fn play(&mut self, cell: u16, probed: bool) -> Option<Outcome> {
         let m = self.cell_moves[cell as usize];
         let (color, hash) = (self.board.to_move(), self.board.hash());
@@ -414,13 +420,7 @@ impl Search {
             // to be most of a node's own time). Leaves never probe.
             self.tt.prefetch(self.board.hash());
         }
-        if probed {
-            self.eval.play(m, color, hash);
-        } else {
-            // A leaf is valued by its shape counts alone: its cell scores
-            // would be rescored only to be restored by the undo.
-            self.eval.play_unscored(m, color, hash);
-        }
+        self.eval.play_unscored(m, color, hash);
         o
     }
 

@@ -32,49 +32,55 @@ impl Search {
     /// That is the first `width` cells in the order (score descending, place
     /// in `centre_out` ascending), found without visiting every cell in
     /// that order (that scan was a quarter of a depth-4 game's time):
-    /// 1. A floor: the scores are dealt into `2 × width` interleaved groups
-    ///    ([`groups`]), and the `width`-th best group maximum is a score
-    ///    that at least `width` distinct cells reach, so no cell below it
-    ///    can be a candidate. Each group spans the board, so the floor is
-    ///    high: in depth-4 games about 11 cells reach it, against 9 at best.
-    /// 2. The cells that reach it, a block of [`BLOCK`] scores at a time (a
+    /// 1. A floor: the scores' `f32` keys ([`Evaluator::keys`], half the
+    ///    bytes to read, twice the lanes) are dealt into `2 × width`
+    ///    interleaved groups ([`groups`]), and the `width`-th best group
+    ///    maximum is a key that at least `width` distinct cells reach. No
+    ///    cell below it can be a candidate: rounding keeps order, so the
+    ///    `width` cells above a lower key all score higher. Each group
+    ///    spans the board, so the floor is high: in depth-4 games about 11
+    ///    cells reach it, against 9 at best.
+    /// 2. The cells that reach it, a block of [`BLOCK`] keys at a time (a
     ///    block with none is skipped by one vectorisable test).
-    /// 3. Each of those cells goes to its place, the number of others ahead
-    ///    of it: no data-dependent branches, which an insertion sort of
-    ///    cells in board order mispredicts.
+    /// 3. Each of those cells goes to its place by exact score, the number
+    ///    of others ahead of it: no data-dependent branches, which an
+    ///    insertion sort of cells in board order mispredicts.
     ///
     /// When more than [`POOL`] cells reach the floor (many equal scores, or
     /// a board too small for groups), they are inserted one by one instead.
+    ///
+    /// [`Evaluator::keys`]: crate::eval::Evaluator::keys
     pub(super) fn compute_candidates(&self, mover: Color, out: &mut Vec<(f64, u16)>) {
         out.clear();
         let width = self.limits.width.max(1);
-        let scores = self.eval.scores(mover);
+        let (scores, keys) = (self.eval.scores(mover), self.eval.keys(mover));
         let rank = &self.rank;
-        let floor = floor(scores, width, self.groups);
+        let floor = floor(keys, width, self.groups);
         // The pool's places as floats, so that comparing pool entries is
         // one packed operation; −∞ pads it to whole lanes, and is never
         // ahead of a cell that reached the floor.
         let mut pool_score = [f64::NEG_INFINITY; POOL];
         let mut pool_rank = [0.0; POOL];
         let mut n = 0;
-        let mut blocks = scores.chunks_exact(BLOCK);
+        let mut blocks = keys.chunks_exact(BLOCK);
         let last = blocks.len();
         for b in 0..=last {
             let block = blocks.next().unwrap_or(blocks.remainder());
             // A full block is tested at once: `|` rather than `any`, with
             // no early exit, so the test compiles to packed compares.
-            if let Ok(full) = <&[f64; BLOCK]>::try_from(block) {
-                if !full.iter().fold(false, |any, &s| any | (s >= floor)) {
+            if let Ok(full) = <&[f32; BLOCK]>::try_from(block) {
+                if !full.iter().fold(false, |any, &k| any | (k >= floor)) {
                     continue;
                 }
             }
-            for (j, &s) in block.iter().enumerate() {
-                if s >= floor {
+            for (j, &k) in block.iter().enumerate() {
+                if k >= floor {
                     if n == POOL {
-                        self.insert_all(scores, floor, out);
+                        self.insert_all(scores, keys, floor, out);
                         return;
                     }
-                    (pool_score[n], pool_rank[n]) = (s, rank[b * BLOCK + j] as f64);
+                    let cell = b * BLOCK + j;
+                    (pool_score[n], pool_rank[n]) = (scores[cell], rank[cell] as f64);
                     n += 1;
                 }
             }
@@ -98,14 +104,16 @@ impl Search {
         }
     }
 
-    /// [`Search::candidates`] by inserting every cell that reaches `floor`
-    /// into the best so far, for when too many do to place them at once.
+    /// [`Search::candidates`] by inserting every cell whose key reaches
+    /// `key_floor` into the best so far, for when too many do to place
+    /// them at once.
     #[cold]
-    fn insert_all(&self, scores: &[f64], mut floor: f64, out: &mut Vec<(f64, u16)>) {
+    fn insert_all(&self, scores: &[f64], keys: &[f32], key_floor: f32, out: &mut Vec<(f64, u16)>) {
         out.clear();
         let width = self.limits.width.max(1);
-        for (&s, &r) in scores.iter().zip(&self.rank) {
-            if s < floor {
+        let mut floor = f64::NEG_INFINITY;
+        for ((&s, &k), &r) in scores.iter().zip(keys).zip(&self.rank) {
+            if k < key_floor || s < floor {
                 continue;
             }
             // Held as (score, place) until the end.
@@ -210,8 +218,8 @@ impl Remembered {
 }
 
 /// Cells per block when [`Search::candidates`] looks for those reaching
-/// its floor: 8 scores, a cache line.
-const BLOCK: usize = 8;
+/// its floor: 16 keys, a cache line.
+const BLOCK: usize = 16;
 
 /// Packed comparisons in [`Search::candidates`] go this many at a time.
 const LANES: usize = 4;
@@ -225,15 +233,18 @@ const POOL: usize = 32;
 const MAX_GROUPS: usize = 64;
 
 /// How many interleaved groups (cell index modulo the count) the floor of
-/// [`Search::candidates`] deals the scores into: `2 × width`, but one more
-/// where that count and the board's width divide one another, since the
+/// [`Search::candidates`] deals the keys into: `2 × width` rounded up to
+/// whole [`LANES`], so that the maxima stay in registers, and a lane more
+/// while that count and the board's width divide one another, since the
 /// groups would then be whole columns (one far from the stones has no good
 /// cell); 0 (no floor) where a group would have fewer than 4 cells.
 pub(super) fn groups(width: usize, rules: &crate::game::Rules) -> usize {
     let (cells, side) = (rules.cells(), rules.width as usize);
-    let mut g = 2 * width.max(1);
-    if g.is_multiple_of(side) || side.is_multiple_of(g) {
-        g += 1;
+    let mut g = (2 * width.max(1)).next_multiple_of(LANES);
+    // Bounded: on a board 1, 2 or 4 cells wide every count of whole
+    // lanes is a multiple of the width.
+    while g <= MAX_GROUPS && (g.is_multiple_of(side) || side.is_multiple_of(g)) {
+        g += LANES;
     }
     if g > MAX_GROUPS || 4 * g > cells {
         0
@@ -242,31 +253,51 @@ pub(super) fn groups(width: usize, rules: &crate::game::Rules) -> usize {
     }
 }
 
-/// A score below which no cell is among the best `width` (−f64::MAX, which
+/// A key below which no cell is among the best `width` (−f32::MAX, which
 /// only occupied cells are below, when `groups` is 0): the `width`-th best
 /// of the maxima of `groups` interleaved groups of cells, which `width`
 /// distinct cells reach.
-fn floor(scores: &[f64], width: usize, groups: usize) -> f64 {
-    if groups == 0 {
-        return -f64::MAX;
+fn floor(keys: &[f32], width: usize, groups: usize) -> f32 {
+    // One copy per group count, so that each group's maximum has a
+    // register lane of its own.
+    macro_rules! by_groups {
+        ($($g:literal)*) => {
+            match groups {
+                $($g => floor_of(&maxima::<$g>(keys), width),)*
+                _ => -f32::MAX,
+            }
+        };
     }
-    let mut best_all = [f64::NEG_INFINITY; MAX_GROUPS];
-    let best = &mut best_all[..groups];
-    for part in scores.chunks(groups) {
-        for (b, &s) in best.iter_mut().zip(part) {
-            // Not `f64::max`, whose NaN rule keeps it from compiling to a
+    by_groups!(4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64)
+}
+
+/// The maximum key of each of `G` interleaved groups (cell index modulo
+/// `G`).
+#[inline(always)]
+fn maxima<const G: usize>(keys: &[f32]) -> [f32; G] {
+    let mut best = [f32::NEG_INFINITY; G];
+    let mut parts = keys.chunks_exact(G);
+    for part in &mut parts {
+        for (b, &k) in best.iter_mut().zip(part) {
+            // Not `f32::max`, whose NaN rule keeps it from compiling to a
             // packed max.
-            *b = if s > *b { s } else { *b };
+            *b = if k > *b { k } else { *b };
         }
     }
-    // The largest maximum that `width` maxima reach: counting rather than
-    // sorting, which vectorises. −∞ pads the maxima to whole lanes: it
-    // raises only the reach of −∞, never a floor while a finite maximum is.
-    let padded = &best_all[..groups.next_multiple_of(LANES)];
-    let mut floor = f64::NEG_INFINITY;
-    for &v in &padded[..groups] {
+    for (b, &k) in best.iter_mut().zip(parts.remainder()) {
+        *b = if k > *b { k } else { *b };
+    }
+    best
+}
+
+/// The largest of `maxima` that `width` of them reach: counting rather
+/// than sorting, which vectorises.
+#[inline(always)]
+fn floor_of<const G: usize>(maxima: &[f32; G], width: usize) -> f32 {
+    let mut floor = f32::NEG_INFINITY;
+    for &v in maxima {
         let mut reach = 0;
-        for u in padded.chunks_exact(LANES) {
+        for u in maxima.chunks_exact(LANES) {
             for &u in u {
                 reach += (u >= v) as usize;
             }
@@ -277,5 +308,5 @@ fn floor(scores: &[f64], width: usize, groups: usize) -> f64 {
             floor
         };
     }
-    floor.max(-f64::MAX)
+    floor.max(-f32::MAX)
 }

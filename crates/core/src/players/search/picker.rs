@@ -131,6 +131,8 @@ impl Search {
                 defence: Defence::Free,
             };
         }
+        // The first read of the cell scores below this node's move.
+        self.eval.score_unscored();
         self.candidates(mover, moves);
         match self.defend_only(mover, moves) {
             Defence::Lost => NodeMoves::Known(-(WIN - (ply + 4) as f64)),

@@ -268,3 +268,31 @@ fn a_combo_model_plays_its_leaves() {
     s.sync(&board);
     assert_eq!(s.leaf_score(112, 0), None);
 }
+
+/// The floor's group count is whole lanes, never whole columns, and is
+/// found on every board (a board 4 cells wide once made the search loop
+/// for ever looking for one).
+#[test]
+fn floor_groups_are_whole_lanes_and_never_columns() {
+    for side in 1..=26u8 {
+        for height in [1u8, 4, 15, 26] {
+            for width in 1..=40 {
+                let Ok(rules) = format!("{side}x{height}x3").parse::<crate::game::Rules>() else {
+                    continue;
+                };
+                let g = super::candidates::groups(width, &rules);
+                if g == 0 {
+                    continue;
+                }
+                let s = side as usize;
+                assert!(g.is_multiple_of(4), "{rules} width {width}: {g} groups");
+                assert!(g >= 2 * width, "{rules} width {width}: {g} groups");
+                assert!(
+                    !g.is_multiple_of(s) && !s.is_multiple_of(g),
+                    "{rules} width {width}: {g} groups are columns"
+                );
+                assert!(4 * g <= rules.cells(), "{rules} width {width}: {g} groups");
+            }
+        }
+    }
+}
