@@ -351,9 +351,9 @@ impl Lines {
         while self.history.len() > n {
             self.undo(sheets);
         }
-        // Scored once at the end: a position set up from the empty board
-        // rescores each cell once, not once per stone that touches it.
-        self.score_unscored(sheets);
+        // Scored once at the end (with any unscored moves kept): a position
+        // set up from the empty board rescores each cell once, not once per
+        // stone that touches it.
         for i in n..board.ply() {
             let (m, c) = board.move_at(i);
             self.play_unscored(m, c, board.hash_at(i));

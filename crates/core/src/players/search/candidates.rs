@@ -277,16 +277,17 @@ fn floor(keys: &[f32], width: usize, groups: usize) -> f32 {
 fn maxima<const G: usize>(keys: &[f32]) -> [f32; G] {
     let mut best = [f32::NEG_INFINITY; G];
     let mut parts = keys.chunks_exact(G);
-    for part in &mut parts {
+    // Not `f32::max`, whose NaN rule keeps it from compiling to a packed
+    // max.
+    let fold = |best: &mut [f32; G], part: &[f32]| {
         for (b, &k) in best.iter_mut().zip(part) {
-            // Not `f32::max`, whose NaN rule keeps it from compiling to a
-            // packed max.
             *b = if k > *b { k } else { *b };
         }
+    };
+    for part in &mut parts {
+        fold(&mut best, part);
     }
-    for (b, &k) in best.iter_mut().zip(parts.remainder()) {
-        *b = if k > *b { k } else { *b };
-    }
+    fold(&mut best, parts.remainder());
     best
 }
 
