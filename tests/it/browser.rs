@@ -10,14 +10,18 @@
 use crate::serve::Server;
 use crate::slow_link::SlowLink;
 use fantoccini::{Client, ClientBuilder, Locator};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// chromedriver on a free port, killed when dropped.
+/// chromedriver on a free port, killed when dropped. Its log goes to a
+/// file, so that a failure can say what chromedriver last said.
 pub(crate) struct Driver {
     child: Child,
     port: u16,
+    log: PathBuf,
 }
 
 impl Drop for Driver {
@@ -27,7 +31,101 @@ impl Drop for Driver {
     }
 }
 
-/// Starts chromedriver, or says why it cannot (no browser here).
+impl Driver {
+    /// Starts chromedriver on a port the kernel just handed out, and waits
+    /// until it answers `GET /status` with "ready". A bare TCP connect is
+    /// not proof: while nothing listens yet, a loopback connect can land
+    /// on its own source port and succeed, and chromedriver then finds the
+    /// port taken and exits.
+    fn start() -> Result<Driver, String> {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map_err(|e| e.to_string())?
+            .port();
+        let log = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chromedriver-{port}.log"));
+        let child = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .arg(format!("--log-path={}", log.display()))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("chromedriver: {e}"))?;
+        let mut driver = Driver { child, port, log };
+        let start = Instant::now();
+        loop {
+            if let Some(status) = driver.exited() {
+                return Err(format!(
+                    "chromedriver {status} before it was ready{}",
+                    driver.log_tail()
+                ));
+            }
+            if driver.ready() {
+                return Ok(driver);
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                return Err(format!(
+                    "chromedriver not ready within 20 s{}",
+                    driver.log_tail()
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// How the process ended, if it has.
+    fn exited(&mut self) -> Option<String> {
+        match self.child.try_wait() {
+            Ok(Some(status)) => Some(format!("exited ({status})")),
+            Ok(None) => None,
+            Err(e) => Some(format!("cannot be waited for ({e})")),
+        }
+    }
+
+    /// Whether chromedriver answers its status request with "ready".
+    fn ready(&self) -> bool {
+        let addr = SocketAddr::from(([127, 0, 0, 1], self.port));
+        let Ok(mut stream) = TcpStream::connect_timeout(&addr, Duration::from_secs(1)) else {
+            return false;
+        };
+        let request = format!(
+            "GET /status HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+            self.port
+        );
+        if stream
+            .set_read_timeout(Some(Duration::from_secs(2)))
+            .is_err()
+            || stream.write_all(request.as_bytes()).is_err()
+        {
+            return false;
+        }
+        // chromedriver may keep the connection open, so read until the
+        // answer says "ready" rather than to the end.
+        let mut answer = Vec::new();
+        let mut chunk = [0u8; 1024];
+        while let Ok(n @ 1..) = stream.read(&mut chunk) {
+            answer.extend_from_slice(&chunk[..n]);
+            let text: String = String::from_utf8_lossy(&answer)
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            if text.starts_with("HTTP/1.1200") && text.contains("\"ready\":true") {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The last lines of chromedriver's log, for an error message.
+    fn log_tail(&self) -> String {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        let tail = lines[lines.len().saturating_sub(15)..].join("\n");
+        format!("\n--- the end of {} ---\n{tail}", self.log.display())
+    }
+}
+
+/// Starts chromedriver, or says why it cannot (no browser here, or three
+/// starts that failed).
 fn driver() -> Result<Driver, String> {
     for program in ["chromedriver", "chromium"] {
         let found = Command::new(program)
@@ -42,29 +140,23 @@ fn driver() -> Result<Driver, String> {
             ));
         }
     }
-    let port = TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map_err(|e| e.to_string())?
-        .port();
-    let child = Command::new("chromedriver")
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("chromedriver: {e}"))?;
-    let driver = Driver { child, port };
-    let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    let start = Instant::now();
-    while TcpStream::connect(addr).is_err() {
-        if start.elapsed() > Duration::from_secs(20) {
-            return Err("chromedriver did not listen within 20 s".into());
+    let mut why = String::new();
+    for attempt in 1..=3 {
+        match Driver::start() {
+            Ok(driver) => return Ok(driver),
+            Err(e) => {
+                eprintln!("chromedriver start {attempt} of 3 failed: {e}");
+                why = e;
+            }
         }
-        std::thread::sleep(Duration::from_millis(50));
     }
-    Ok(driver)
+    Err(why)
 }
 
-pub(crate) async fn browser(driver: &Driver) -> Client {
+/// A WebDriver session on a headless Chromium. A session that cannot be
+/// made is tried again, on a new chromedriver if the old one has exited,
+/// three times in all; the panic then shows chromedriver's log.
+pub(crate) async fn browser(driver: &mut Driver) -> Client {
     let mut caps = serde_json::Map::new();
     // As root in a container, and with no network: no sandbox, and none
     // of Chromium's background connections.
@@ -78,11 +170,29 @@ pub(crate) async fn browser(driver: &Driver) -> Client {
                      "--window-size=1000,800"],
         }),
     );
-    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{}", driver.port))
-        .await
-        .expect("a WebDriver session")
+    for attempt in 1..=3 {
+        let session = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps.clone())
+            .connect(&format!("http://127.0.0.1:{}", driver.port))
+            .await;
+        let error = match session {
+            Ok(client) => return client,
+            Err(e) => e,
+        };
+        let exited = driver.exited();
+        let report = format!(
+            "WebDriver session {attempt} of 3 failed: {error}; chromedriver {}{}",
+            exited.as_deref().unwrap_or("still runs"),
+            driver.log_tail()
+        );
+        assert!(attempt < 3, "{report}");
+        eprintln!("{report}");
+        if exited.is_some() {
+            *driver = self::driver().unwrap_or_else(|e| panic!("a new chromedriver: {e}"));
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    unreachable!("the third failure panics above")
 }
 
 /// The text of the element with this id.
@@ -202,7 +312,7 @@ pub(crate) fn save_screenshot(name: &str, png: &[u8]) {
 
 #[test]
 fn the_page_plays_in_a_real_browser() {
-    let Some(driver) = driver_or_skip("the_page_plays_in_a_real_browser") else {
+    let Some(mut driver) = driver_or_skip("the_page_plays_in_a_real_browser") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -214,7 +324,7 @@ fn the_page_plays_in_a_real_browser() {
     let link = slow_link(&server);
     let url = format!("http://{}/", link.addr);
     let (shot, values_shot) = block_on(async {
-        let c = browser(&driver).await;
+        let c = browser(&mut driver).await;
         c.goto(&url).await.unwrap();
 
         // Tic-tac-toe against perfect play, each move the hint's: a draw.
@@ -336,7 +446,7 @@ async fn count(c: &Client, css: &str) -> usize {
 
 #[test]
 fn the_board_is_one_people_enjoy() {
-    let Some(driver) = driver_or_skip("the_board_is_one_people_enjoy") else {
+    let Some(mut driver) = driver_or_skip("the_board_is_one_people_enjoy") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -344,7 +454,7 @@ fn the_board_is_one_people_enjoy() {
     let link = slow_link(&server);
     let url = format!("http://{}/", link.addr);
     let shots = block_on(async {
-        let c = browser(&driver).await;
+        let c = browser(&mut driver).await;
         c.goto(&url).await.unwrap();
         // The view opens with a game ready: black against the default
         // opponent, on a gomoku board with the terminal's coordinates.

@@ -60,7 +60,7 @@ async fn key(c: &Client, k: &str) {
 
 #[test]
 fn a_replay_steps_in_a_real_browser() {
-    let Some(driver) = driver_or_skip("a_replay_steps_in_a_real_browser") else {
+    let Some(mut driver) = driver_or_skip("a_replay_steps_in_a_real_browser") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -91,7 +91,7 @@ fn a_replay_steps_in_a_real_browser() {
     let link = slow_link(&server);
     let url = format!("http://{}/#replay", link.addr);
     let shot = block_on(async {
-        let c = browser(&driver).await;
+        let c = browser(&mut driver).await;
         c.goto(&url).await.unwrap();
         let wait = || c.wait().at_most(Duration::from_secs(20));
         // A malformed file: the reader's message, naming file and line.

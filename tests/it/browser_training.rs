@@ -75,7 +75,8 @@ fn drawn(d: &str) -> bool {
 
 #[test]
 fn the_training_view_shows_a_runs_charts_in_a_real_browser() {
-    let Some(driver) = driver_or_skip("the_training_view_shows_a_runs_charts_in_a_real_browser")
+    let Some(mut driver) =
+        driver_or_skip("the_training_view_shows_a_runs_charts_in_a_real_browser")
     else {
         return;
     };
@@ -96,7 +97,7 @@ fn the_training_view_shows_a_runs_charts_in_a_real_browser() {
     let link = slow_link(&server);
     let url = format!("http://{}/#training", link.addr);
     let shot = block_on(async {
-        let c = browser(&driver).await;
+        let c = browser(&mut driver).await;
         c.set_window_size(1280, 1180).await.unwrap();
         c.goto(&url).await.unwrap();
 
@@ -244,7 +245,7 @@ fn long_run(runs: &Path, name: &str, rounds: u32) {
 #[test]
 #[ignore = "a timing; run alone"]
 fn a_2000_round_run_loads_in_under_a_second() {
-    let Some(driver) = driver_or_skip("a_2000_round_run_loads_in_under_a_second") else {
+    let Some(mut driver) = driver_or_skip("a_2000_round_run_loads_in_under_a_second") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -279,7 +280,7 @@ fn a_2000_round_run_loads_in_under_a_second() {
 
     let url = format!("http://{}/#training", server.addr);
     let page = block_on(async {
-        let c = browser(&driver).await;
+        let c = browser(&mut driver).await;
         c.goto(&url).await.unwrap();
         until_text(&c, "#tr-runs tr[data-run='long'] .badge", |t| !t.is_empty()).await;
         let t0 = Instant::now();
