@@ -16,7 +16,7 @@
 //! (a benchmark of another package cannot have Cargo build mnk's binary).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use mnk::serve::{start, Bounds, Limits, Options, Running};
+use mnk_serve::{start, Bounds, Limits, Options, Running};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};

@@ -11,7 +11,7 @@
 (() => {
   const view = document.getElementById("view-training");
   // Okabe and Ito's palette without its yellow, then grey and brown, as the
-  // plots use (src/plot/style.rs `distinct`).
+  // plots use (crates/mnk/src/plot/style.rs `distinct`).
   const COLORS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#787878", "#8c564b"];
   const color = (i) => COLORS[i % COLORS.length];
   const DASHES = ["", "8 5", "2 4", "14 4"];

@@ -1,8 +1,8 @@
-//! `mnk serve`: the local web page. The server lives in [`mnk::serve`];
+//! `mnk serve`: the local web page. The server lives in [`mnk_serve`];
 //! this file turns the flags into its [`Options`] and prints the URL.
 
 use anyhow::{bail, Context, Result};
-use mnk::serve::{Bounds, Limits, Options};
+use mnk_serve::{Bounds, Limits, Options};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 
@@ -112,7 +112,7 @@ pub fn run(a: Args) -> Result<()> {
         },
         bounds: Bounds::default(),
     };
-    mnk::serve::run(options, |running| {
+    mnk_serve::run(options, |running| {
         println!("mnk serve: {} (Ctrl-C stops)", running.url());
     })
     .context("mnk serve")

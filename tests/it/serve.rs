@@ -4,7 +4,7 @@
 
 use mnk::game::{Outcome, Rules};
 use mnk::records::read_records;
-use mnk::serve::{start, Bounds, Limits, Options, Running};
+use mnk_serve::{start, Bounds, Limits, Options, Running};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

@@ -269,7 +269,7 @@ fn malformed_files_are_a_422_naming_the_file_and_line() {
     assert!(!body.contains(&*dir.path().to_string_lossy()), "{body}");
     // Too large to read for the page (sparse: no disk used).
     let big = fs::File::create(records.join("big.csv")).unwrap();
-    big.set_len(mnk::serve::replay::MAX_FILE_BYTES + 1).unwrap();
+    big.set_len(mnk_serve::replay::MAX_FILE_BYTES + 1).unwrap();
     refused(&server, "/api/records/0/big.csv", 422, "too large");
     server.stop();
 }
@@ -396,7 +396,7 @@ fn unknown_files_folders_and_games_are_4xx() {
 fn a_long_file_lists_its_first_games_and_serves_every_one() {
     let dir = tempfile::tempdir().unwrap();
     fs::create_dir_all(dir.path().join("records")).unwrap();
-    let n = mnk::serve::replay::MAX_LISTED_GAMES + 1;
+    let n = mnk_serve::replay::MAX_LISTED_GAMES + 1;
     let one = "# game=tictactoe\n0\n1,1\n2,-1\n";
     fs::write(dir.path().join("records/long.csv"), one.repeat(n)).unwrap();
     let server = Server::start(dir.path());

@@ -8,7 +8,7 @@
 //! --nocapture`).
 
 use crate::serve::{send, Server};
-use mnk::serve::{Bounds, Limits};
+use mnk_serve::{Bounds, Limits};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};

@@ -1,5 +1,7 @@
 //! Tidy checks, run by `cargo test` as rust-analyzer runs its own: the
-//! structure ARCHITECTURE.md states holds in `src/` and `crates/core/src/`.
+//! structure ARCHITECTURE.md states holds in the sources of the binary
+//! (`src/`), the core crate (`crates/core/src/`), the mnk library
+//! (`crates/mnk/src/`) and the web server (`crates/serve/src/`).
 //! The allowed imports, the binary-only crates and the core crate's modules
 //! and dependencies are read from its `## Layers` tables, so the document
 //! and the check cannot drift apart.
@@ -29,6 +31,13 @@ const BINARY: &str = "cli";
 /// Where the core crate's sources are, from the repository root.
 const CORE_SRC: &str = "crates/core/src/";
 
+/// Where the mnk library's sources are (package mnk-lib, crate `mnk`).
+const LIB_SRC: &str = "crates/mnk/src/";
+
+/// Where the web server's sources are: the mnk-serve crate, which is the
+/// one module `serve` (its `crate::` paths are its own files).
+const SERVE_SRC: &str = "crates/serve/src/";
+
 /// One source file: its path from the repository root (with `/`), the
 /// top-level module it belongs to, and its code with comments and string
 /// contents blanked (lines kept, so offsets give line numbers).
@@ -40,13 +49,15 @@ struct Source {
     strings: Vec<(usize, String)>,
 }
 
-/// Every `.rs` file under `src/` and `crates/core/src/` but the two
-/// `lib.rs` (which only declare the modules), in path order.
+/// Every `.rs` file under `src/`, `crates/core/src/`, `crates/mnk/src/`
+/// and `crates/serve/src/` but the core's and the library's `lib.rs`
+/// (which only declare the modules), in path order.
 fn sources() -> Vec<Source> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    walk(&root.join("src"), &mut files);
-    walk(&root.join(CORE_SRC), &mut files);
+    for dir in ["src", CORE_SRC, LIB_SRC, SERVE_SRC] {
+        walk(&root.join(dir), &mut files);
+    }
     files.sort();
     files
         .into_iter()
@@ -82,12 +93,16 @@ fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 
 /// The top-level module a source file belongs to
 /// (`crates/core/src/game/board.rs` → `game`, `crates/core/src/util.rs` →
-/// `util`, `src/train/mod.rs` → `train`, `src/main.rs` → the binary), or
-/// `None` for a `lib.rs`.
+/// `util`, `crates/mnk/src/train/mod.rs` → `train`, any file of
+/// `crates/serve/src/` → `serve`, `src/main.rs` and `src/cli/` → the
+/// binary), or `None` for the core's and the library's `lib.rs`.
 fn module_of(path: &str) -> Option<String> {
-    let rest = path
-        .strip_prefix(CORE_SRC)
-        .or_else(|| path.strip_prefix("src/"))?;
+    if path.starts_with(SERVE_SRC) {
+        return Some("serve".to_string());
+    }
+    let rest = [CORE_SRC, LIB_SRC, "src/"]
+        .iter()
+        .find_map(|root| path.strip_prefix(root))?;
     let first = rest.split('/').next()?;
     match first {
         "lib.rs" => None,
@@ -271,8 +286,13 @@ fn leading_ident(s: &str) -> &str {
 /// the byte offset of each path: `crate::game::Board` names `game`, and
 /// `crate::{eval::Weights, game}` names `eval` and `game`.
 fn imports(code: &str) -> Vec<(usize, String)> {
+    imports_through(code, &["crate", "mnk", "mnk_core"])
+}
+
+/// [`imports`] through the given roots only.
+fn imports_through(code: &str, roots: &[&str]) -> Vec<(usize, String)> {
     let mut found = Vec::new();
-    for root in ["crate", "mnk", "mnk_core"] {
+    for &root in roots {
         for at in word_offsets(code, root) {
             let Some(path) = skip_space(code, at + root.len()).strip_prefix("::") else {
                 continue;
@@ -460,7 +480,14 @@ fn import_violations(sources: &[Source], layers: &Layers) -> Vec<String> {
             continue;
         };
         let Some(allowed) = allowed else { continue };
-        for (at, module) in imports(&s.code) {
+        // In the one-module crate mnk-serve, `crate::` names serve's own
+        // files; what it imports is what it names through `mnk::`.
+        let found = if s.path.starts_with(SERVE_SRC) {
+            imports_through(&s.code, &["mnk", "mnk_core"])
+        } else {
+            imports(&s.code)
+        };
+        for (at, module) in found {
             if module != s.module && !allowed.contains(&module) {
                 bad.push(format!(
                     "{}:{}: `{m}` imports `{module}`, but ARCHITECTURE.md ## Layers lets `{m}` import {}",
@@ -492,7 +519,7 @@ fn core_violations(sources: &[Source], layers: &Layers) -> Vec<String> {
             ));
         } else if !in_core && listed {
             bad.push(format!(
-                "{}: module `{}` is listed in the core crate, but this file is in src/",
+                "{}: module `{}` is listed in the core crate, but this file is outside it",
                 s.path, s.module
             ));
         }
@@ -591,14 +618,16 @@ fn flag_violations(sources: &[Source], allowed: &[&str]) -> Vec<String> {
 }
 
 /// The code (comments and strings blanked) of every `.rs` file that may
-/// use the library: both crates, the tests, benches, examples and fuzz
-/// targets.
+/// use the library: the workspace's crates, the tests, benches, examples
+/// and fuzz targets.
 fn all_code() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     for dir in [
         "src",
         CORE_SRC,
+        LIB_SRC,
+        SERVE_SRC,
         "tests",
         "benches",
         "examples",
@@ -823,7 +852,7 @@ fn the_checks_catch_violations() {
         core_violations(&misplaced, &layers),
         [
             "crates/core/src/train/mod.rs: module `train` is in the core crate, but ARCHITECTURE.md ## Layers does not list it under `| core crate | holds |`",
-            "src/eval/mod.rs: module `eval` is listed in the core crate, but this file is in src/",
+            "src/eval/mod.rs: module `eval` is listed in the core crate, but this file is outside it",
         ]
     );
     let upward = parse_layers(

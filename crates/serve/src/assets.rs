@@ -38,7 +38,7 @@ macro_rules! asset {
         Asset {
             name: $name,
             content_type: content_type($name),
-            bytes: include_bytes!(concat!("../../assets/web/", $name)),
+            bytes: include_bytes!(concat!("../../../assets/web/", $name)),
         }
     };
 }
@@ -146,7 +146,7 @@ mod tests {
 
     #[test]
     fn every_file_of_the_folder_is_served_and_every_view_is_on_the_page() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/web");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/web");
         for e in std::fs::read_dir(dir).unwrap() {
             let name = e.unwrap().file_name().into_string().unwrap();
             assert!(

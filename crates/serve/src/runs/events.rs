@@ -11,7 +11,7 @@
 
 use super::data::{signature, Signature};
 use super::{raw_name, resolve, summary, Runs, RunsError, Summary};
-use crate::serve::files::within;
+use crate::files::within;
 use axum::extract::State as Extract;
 use axum::http::Uri;
 use axum::response::sse::{Event, KeepAlive, Sse};

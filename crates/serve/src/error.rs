@@ -5,13 +5,13 @@
 
 use super::files::FsError;
 use super::safe_path::PathError;
-use crate::game::{PlayError, RulesError};
-use crate::play::SessionError;
-use crate::players::SpecError;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use mnk::game::{PlayError, RulesError};
+use mnk::play::SessionError;
+use mnk::players::SpecError;
 
 /// Why a request failed.
 #[derive(Debug, thiserror::Error)]
@@ -26,7 +26,7 @@ pub enum ApiError {
     #[error("no game {0}")]
     UnknownGame(String),
     /// The game name does not parse, or its board is smaller than 3×3 or
-    /// larger than 26×26 ([`crate::game::MIN_SIDE`], [`crate::game::MAX_SIDE`]).
+    /// larger than 26×26 ([`mnk::game::MIN_SIDE`], [`mnk::game::MAX_SIDE`]).
     #[error(transparent)]
     Rules(#[from] RulesError),
     /// The colour is neither black nor white.

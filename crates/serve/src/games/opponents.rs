@@ -4,10 +4,10 @@
 //! name, so a new kind does not compile until its limits are decided here.
 
 use super::Limits;
-use crate::players::{table_bytes, PlayerKind, PlayerSpec, SearchLimits, EXACT_LIMIT};
-use crate::serve::error::ApiError;
-use crate::serve::files::quiet_error;
-use crate::serve::safe_path::{clean_relative, safe_join};
+use crate::error::ApiError;
+use crate::files::quiet_error;
+use crate::safe_path::{clean_relative, safe_join};
+use mnk::players::{table_bytes, PlayerKind, PlayerSpec, SearchLimits, EXACT_LIMIT};
 use std::path::{Path, PathBuf};
 
 /// A folder opponents' weights may come from, with the name it goes by in
@@ -140,7 +140,7 @@ pub fn weights_path(w: &Path, roots: &[Root]) -> Result<PathBuf, String> {
 
 /// Why an opponent's weights file cannot be used, naming it by its served
 /// folder and quoting nothing of it ([`quiet_error`]).
-pub fn quiet_weights_error(e: &crate::players::SpecError, roots: &[Root]) -> String {
+pub fn quiet_weights_error(e: &mnk::players::SpecError, roots: &[Root]) -> String {
     // The spec's own words hold the resolved path: only the cause is told.
     let cause = std::error::Error::source(e).map_or_else(|| e.to_string(), |s| s.to_string());
     roots

@@ -1,7 +1,7 @@
 //! The Play view's JSON: the bodies of its requests and answers.
 
-use crate::game::{Board, Outcome};
-use crate::play::VcfReport;
+use mnk::game::{Board, Outcome};
+use mnk::play::VcfReport;
 use serde::{Deserialize, Serialize};
 
 /// A game's id: 128 random bits in hex, so that a game cannot be found

@@ -11,8 +11,8 @@
 //! new round, not once per request.
 
 use super::super::files::{quiet_error, regular_inside};
-use crate::arena::stats::PairedTally;
-use crate::train::{is_finished, Check, CheckRow, RoundResult, RunDir};
+use mnk::arena::stats::PairedTally;
+use mnk::train::{is_finished, Check, CheckRow, RoundResult, RunDir};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -290,7 +290,7 @@ fn elo(x: f64) -> f64 {
 }
 
 /// A score in percent; `None` without games.
-fn percent(t: &crate::arena::stats::Tally) -> Option<f64> {
+fn percent(t: &mnk::arena::stats::Tally) -> Option<f64> {
     (t.games() > 0).then(|| short(100.0 * t.score()))
 }
 

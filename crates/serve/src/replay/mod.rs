@@ -34,15 +34,15 @@ pub use list::{FileEntry, Folder, MAX_DEPTH, MAX_ENTRIES, MAX_FILES};
 use super::files::within;
 use super::games::{result_name, Stone};
 use super::safe_path::{clean_relative, safe_join};
-use crate::game::{Board, Rules};
-use crate::play::{winning_line, Replay, Style};
-use crate::records::{read_records, Record, RecordError};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use mnk::game::{Board, Rules};
+use mnk::play::{winning_line, Replay, Style};
+use mnk::records::{read_records, Record, RecordError};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -312,7 +312,7 @@ fn info(number: usize, r: &Record) -> GameInfo {
         height: r.rules.height,
         k: r.rules.k,
         rule: r.rules.rule.to_string(),
-        rules: crate::play::describe_rules(r.rules),
+        rules: mnk::play::describe_rules(r.rules),
         black: r.black.clone(),
         white: r.white.clone(),
         result: r.result.map(result_name),

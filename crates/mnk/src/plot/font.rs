@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use ttf_parser::{kern::Format, Face, GlyphId, Tag};
 
 /// DejaVu Sans as shipped in `assets/fonts/`.
-const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+const FONT: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans.ttf");
 
 /// The characters whose spacing is corrected: printable ASCII and the
 /// symbols the charts use.

@@ -1,4 +1,4 @@
-//! The Play view's games: `mnk play` sessions ([`crate::play::Session`])
+//! The Play view's games: `mnk play` sessions ([`mnk::play::Session`])
 //! kept by id, driven by requests instead of typed lines. `api.rs` holds
 //! the JSON, `opponents.rs` vets an opponent's spec, `routes.rs` the
 //! routes; this file is the store.
@@ -30,11 +30,11 @@ pub use opponents::{vet, weights_path, Root, Vetted};
 pub use routes::router;
 
 use super::error::ApiError;
-use crate::game::{Color, Move, Rules};
-use crate::play::{
+use mnk::game::{Color, Move, Rules};
+use mnk::play::{
     winning_line, AiTurn, Command, Config, Out, SeatKind, Session, Style, Turn, ValueMap,
 };
-use crate::players::describe_score;
+use mnk::players::describe_score;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -166,7 +166,7 @@ impl WebGame {
             .take_output()
             .into_iter()
             .filter_map(|o| match o {
-                Out::Text(t) => Some(crate::play::strip_ansi(&t)),
+                Out::Text(t) => Some(mnk::play::strip_ansi(&t)),
                 Out::Screen(_) => None,
             })
             .collect();

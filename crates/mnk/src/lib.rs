@@ -5,9 +5,11 @@
 //! core crate, `mnk_core`, re-exported here under the same names:
 //! [`game`] → [`eval`] → [`threats`] → [`players`] → [`arena`]. This crate
 //! builds on them, data still flowing one way: [`train`] → [`plot`], and
-//! the front ends ([`play`], [`brain`], [`records`], `serve`). The command
-//! line that parses flags, calls them and prints is the `mnk` binary
-//! (`src/main.rs`, `src/cli/`), the only place that knows clap or anyhow.
+//! the front ends ([`play`], [`brain`], [`records`]). `mnk serve`'s web
+//! server is the `mnk-serve` crate (`crates/serve/`), built on this one.
+//! The command line that parses flags, calls them and prints is the `mnk`
+//! binary (`src/main.rs`, `src/cli/`), the only place that knows clap or
+//! anyhow.
 
 // Every public item says what it is, and every public type can be printed
 // with {:?}: both are part of the API (and `cargo clippy -D warnings` in
@@ -23,6 +25,4 @@ pub mod openings;
 pub mod play;
 pub mod plot;
 pub mod records;
-#[cfg(feature = "serve")]
-pub mod serve;
 pub mod train;

@@ -1,7 +1,7 @@
 //! The Play view's routes over [`Games`].
 
 use super::{GameState, Games, MoveRequest, NewGame, Values};
-use crate::serve::error::ApiError;
+use crate::error::ApiError;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;

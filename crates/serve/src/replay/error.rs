@@ -1,20 +1,20 @@
 //! What a Replay request can get wrong, and its HTTP answer, in the same
-//! `{"error": "…"}` shape as [`crate::serve::ApiError`]'s. A file is always named as the
+//! `{"error": "…"}` shape as [`crate::ApiError`]'s. A file is always named as the
 //! page names it (`records/games.csv`), never by its path on the server.
 
-use crate::game::{PlayError, RulesError};
-use crate::records::{CsvError, SgfError};
-use crate::serve::error::error_response;
-use crate::serve::safe_path::PathError;
+use crate::error::error_response;
+use crate::safe_path::PathError;
 use axum::extract::rejection::QueryRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use mnk::game::{PlayError, RulesError};
+use mnk::records::{CsvError, SgfError};
 
 /// Why a Replay request failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
     /// A path outside the folder, malformed, or naming no file: answered
-    /// with the status [`crate::serve::ApiError::Path`] has (400, 403 or 404).
+    /// with the status [`crate::ApiError::Path`] has (400, 403 or 404).
     #[error(transparent)]
     Path(#[from] PathError),
     /// The folder index is not one of the served folders.
@@ -94,7 +94,7 @@ pub enum ReplayError {
     Task(String),
     /// The file system did not answer in time, or the reading task died.
     #[error(transparent)]
-    Fs(#[from] crate::serve::files::FsError),
+    Fs(#[from] crate::files::FsError),
 }
 
 impl ReplayError {

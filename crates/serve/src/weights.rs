@@ -12,12 +12,12 @@
 use super::error::ApiError;
 use super::files::{quiet_error, regular_inside, within};
 use super::games::Root;
-use crate::eval::Weights;
-use crate::game::Rules;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
+use mnk::eval::Weights;
+use mnk::game::Rules;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

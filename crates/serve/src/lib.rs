@@ -46,11 +46,15 @@
 //! An AI move, hint or value map runs on a blocking thread, at most
 //! [`Limits::thinkers`] at once. Each runs as a task of its own that puts
 //! its game back, so a client that goes away cannot lose the game, and its
-//! going away stops the search ([`crate::players::Player::set_stop`]).
+//! going away stops the search ([`mnk::players::Player::set_stop`]).
 //!
 //! [`start`] binds and returns the bound address with a handle that stops
 //! the server, so tests run it in-process on port 0. The server binds to
 //! 127.0.0.1 unless told otherwise; it has no accounts.
+
+// Every public item says what it is, and every public type can be printed
+// with {:?}, as in the mnk library.
+#![warn(missing_docs, missing_debug_implementations)]
 
 pub mod assets;
 pub mod conn;
