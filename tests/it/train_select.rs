@@ -555,3 +555,101 @@ fn resuming_with_another_selection_mode_needs_force() {
     let (code, err) = resume(&["--rounds=6", "--seed=3"]);
     assert_eq!(code, Some(2), "{err}");
 }
+
+/// `best-beats` with a margin (`beats_z`, 2 in new runs on large boards):
+/// a champion whose pairing with the incumbent was won by fewer standard
+/// errors is not adopted; runs made before the margin keep "more wins
+/// than losses".
+#[test]
+fn best_beats_margin_keeps_a_champion_that_won_its_pairing_by_too_little() {
+    assert_eq!(RunConfig::defaults(rules7()).beats_z, Some(2.0));
+    assert_eq!(
+        RunConfig::defaults("gomoku".parse().unwrap()).beats_z,
+        Some(2.0)
+    );
+    // Boards the exact player solves keep the old rule (not measured there).
+    assert_eq!(RunConfig::defaults("3x3x3".parse().unwrap()).beats_z, None);
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |name: &str, z: Option<f64>| {
+        let mut cfg = config(name, Select::BestBeats, 12, 12);
+        cfg.beats_z = z;
+        let t = train_in_pool(2, cfg, Weights::flat(rules7()), tmp.path());
+        let dir = t.dir().path().to_path_buf();
+        let rounds = t.rounds().to_vec();
+        drop(t);
+        assert_eq!(Trainer::resume(&dir).unwrap().rounds(), &rounds[..]);
+        (dir, rounds)
+    };
+    let (old_dir, old) = run("old", None);
+    let (new_dir, new) = run("margin", Some(2.0));
+    assert!(!read(old_dir.join("run.toml")).contains("beats_z"));
+    assert!(read(new_dir.join("run.toml")).contains("beats_z = 2.0"));
+    // The same rounds until the margin keeps an incumbent that the old
+    // rule replaces: the same challengers, so the same round robin.
+    let first = old
+        .iter()
+        .zip(&new)
+        .position(|(a, b)| a.champion != b.champion)
+        .expect("a round whose champion won its pairing by less than z = 2");
+    for (a, b) in old[..first].iter().zip(&new[..first]) {
+        assert_eq!((&a.tallies, &a.weights), (&b.tallies, &b.weights));
+    }
+    let (a, b) = (&old[first], &new[first]);
+    assert_eq!(a.tallies, b.tallies, "round {}", a.round);
+    assert_ne!(a.champion, 0, "round {}: the old rule adopted", a.round);
+    assert_eq!((b.champion, b.reason), (0, Reason::LostPairing));
+    assert_eq!(b.weights, new[first - 1].weights);
+    // The margin adopts less: only clearer wins pass.
+    let adopted = |rs: &[mnk::train::RoundResult]| rs.iter().filter(|r| r.adopted()).count();
+    assert!(adopted(&new[..=first]) < adopted(&old[..=first]));
+
+    // An old run resumes without a margin, written or applied.
+    let (code, err) = resume_cli(&old_dir, &["--rounds=13"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!read(old_dir.join("run.toml")).contains("beats_z"));
+    // Changing the margin of a run is switching its method: --force.
+    let (code, err) = resume_cli(&new_dir, &["--rounds=13", "--beats-z=3"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("--beats-z 3") && err.contains("--force"),
+        "{err}"
+    );
+    assert!(err.contains("--select best-beats --beats-z 2"), "{err}");
+    let (code, err) = resume_cli(&new_dir, &["--rounds=13", "--beats-z=3", "--force"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(read(new_dir.join("run.toml")).contains("beats_z = 3.0"));
+    // Another selection mode drops the margin.
+    let (code, err) = resume_cli(&new_dir, &["--rounds=14", "--select=best", "--force"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!read(new_dir.join("run.toml")).contains("beats_z"));
+
+    // Bad margins are refused, naming the flag (the library: the key).
+    for (extra, want) in [
+        (&["--beats-z=-1"][..], "--beats-z -1"),
+        (&["--beats-z=nan"][..], "--beats-z NaN"),
+        (&["--beats-z=11"][..], "--beats-z 11"),
+        (
+            &["--select=best", "--beats-z=1"][..],
+            "--beats-z applies to --optimizer random with --select best-beats",
+        ),
+        (
+            &["--select=gauntlet", "--beats-z=1"][..],
+            "--beats-z applies",
+        ),
+    ] {
+        let (code, err) = run_cli(tmp.path(), extra);
+        assert!(code == Some(1) || code == Some(2), "{extra:?}: {err}");
+        assert!(err.contains(want), "{extra:?}: wanted {want:?} in {err}");
+    }
+    for z in [-0.5, f64::INFINITY] {
+        let mut cfg = config("lib", Select::BestBeats, 1, 5);
+        cfg.beats_z = Some(z);
+        let e = Trainer::create(cfg, Weights::flat(rules7()), tmp.path(), false)
+            .err()
+            .unwrap();
+        assert!(
+            matches!(e, TrainError::Config { ref field, .. } if field == "beats_z"),
+            "{e}"
+        );
+    }
+}

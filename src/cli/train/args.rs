@@ -241,9 +241,9 @@ pub struct RandomSearchArgs {
     /// wins - losses in a full round robin, incumbent kept on ties (the
     /// original rule; cheap, but with few openings per pairing the winner
     /// is often just the luckiest). `best-beats` (the default): as best,
-    /// but that challenger must also have won its own pairing with the
-    /// incumbent in the same round robin (more wins than losses), at no
-    /// extra games; runs made before it keep `best`. `confirm`: as best, but the winning
+    /// but that challenger must also have beaten the incumbent in their
+    /// own pairing of the same round robin (by --beats-z standard errors),
+    /// at no extra games; runs made before it keep `best`. `confirm`: as best, but the winning
     /// challenger must then beat the incumbent on fresh openings
     /// (--confirm-sprt or --confirm-games) to be adopted; use it when
     /// rounds are noisy (small --openings) and a wrong adoption is costly.
@@ -253,6 +253,12 @@ pub struct RandomSearchArgs {
     /// challengers. Measured comparison: docs/training.md. [default: best-beats]
     #[arg(long, value_name = "MODE")]
     pub select: Option<Select>,
+    /// --select best-beats: the champion's pairing with the incumbent must
+    /// beat it by more than this many standard errors (its pentanomial
+    /// z-score); 0: more wins than losses is enough, the rule of runs made
+    /// before it [default: 2 on large boards, 0 on small ones].
+    #[arg(long, value_name = "Z")]
+    pub beats_z: Option<f64>,
     /// The perturbation's σ in round 1: every weight is multiplied by exp(σ·N(0,1))
     /// and clamped to [1e-6, 1e9] (default: 0.3 on large boards, 0.5 on small ones).
     #[arg(long, conflicts_with = "resume")]
@@ -320,7 +326,24 @@ impl RandomSearchArgs {
                     "CMA-ES"
                 }
             );
+            if s != cfg.select {
+                // A run switched to best-beats gets the margin of new runs.
+                let fresh = RunConfig::defaults(cfg.game);
+                cfg.beats_z = (s == Select::BestBeats).then_some(fresh.beats_z).flatten();
+            }
             cfg.select = s;
+        }
+        // The margin belongs to best-beats: a run switched to another
+        // method (or optimiser) drops it.
+        if cfg.optimizer != Optimizer::Random || cfg.select != Select::BestBeats {
+            cfg.beats_z = None;
+        }
+        if let Some(z) = self.beats_z {
+            anyhow::ensure!(
+                cfg.optimizer == Optimizer::Random && cfg.select == Select::BestBeats,
+                "--beats-z applies to --optimizer random with --select best-beats"
+            );
+            cfg.beats_z = Some(z);
         }
         Ok(())
     }
@@ -582,6 +605,7 @@ fn flag_for(field: Field) -> Option<&'static str> {
         Field::ConfirmMaxOpenings => "--confirm-max-openings",
         Field::ConfirmBatch => "--confirm-batch",
         Field::ConfirmGames => "--confirm-games",
+        Field::BeatsZ => "--beats-z",
         Field::ConfirmThreshold => "--confirm-threshold",
         Field::SpsaA => "--spsa-a",
         Field::SpsaC => "--spsa-c",
@@ -631,6 +655,12 @@ fn method_flags(c: &RunConfig) -> String {
                     cc.threshold
                 ),
             }
+        }
+        Optimizer::Random if c.select == Select::BestBeats => {
+            format!(
+                "--optimizer random --select best-beats --beats-z {}",
+                c.beats_z()
+            )
         }
         Optimizer::Random => format!("--optimizer random --select {}", c.select),
     }
@@ -710,6 +740,7 @@ pub fn worded(e: TrainError, resumed: Option<(&Path, &RunConfig, &RunConfig)>) -
                 let what = match field {
                     Field::Optimizer => format!("--optimizer {}", new.optimizer),
                     Field::Select => format!("--select {}", new.select),
+                    Field::BeatsZ => format!("--beats-z {}", new.beats_z()),
                     Field::Spsa => "other SPSA settings".into(),
                     _ => "other confirmation settings".into(),
                 };

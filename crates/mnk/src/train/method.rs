@@ -101,6 +101,8 @@ impl Method for RandomSearch {
             Some(Field::Select)
         } else if new.select == Select::Confirm && new.confirm_config() != old.confirm_config() {
             Some(Field::Confirm)
+        } else if new.select == Select::BestBeats && new.beats_z() != old.beats_z() {
+            Some(Field::BeatsZ)
         } else {
             None
         }
@@ -119,11 +121,17 @@ impl Method for RandomSearch {
 
     fn plan(&self, c: &RunConfig) -> String {
         format!(
-            ": {} rounds, {} challengers, {} openings x 2 colours per pairing, select {}, {}",
+            ": {} rounds, {} challengers, {} openings x 2 colours per pairing, select {}{}, {}",
             c.rounds,
             c.challengers,
             c.openings_per_pairing(),
             c.select,
+            match c.beats_z {
+                Some(z) if c.select == Select::BestBeats && z > 0.0 => {
+                    format!(" (pairing z > {z})")
+                }
+                _ => String::new(),
+            },
             sigma_plan(c)
         )
     }

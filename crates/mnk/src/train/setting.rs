@@ -77,6 +77,8 @@ string_enum! {
         Optimizer = "optimizer",
         /// The selection mode.
         Select = "select",
+        /// The z-score a best-beats champion's pairing must exceed.
+        BeatsZ = "beats_z",
         /// The confirmation settings as a whole.
         Confirm = "confirm",
         /// The confirmation's SPRT.

@@ -53,6 +53,19 @@ pub const OLDEST_FORMAT: u32 = 1;
 /// folder like any other openings file.
 pub const SHIPPED_BOOK: &str = "shipped";
 
+/// The z-score a `best-beats` champion's pairing with the incumbent must
+/// exceed in new runs on large boards ([`RunConfig::beats_z`]).
+///
+/// With 2000 openings per pairing a pairing measures the challenger to
+/// about ±5 Elo (one standard error), so "more wins than losses" (z > 0)
+/// adopts a challenger no better than the incumbent half the time. Over
+/// 5 seeds, past round 12 most adoptions of that rule were level with the
+/// incumbent they replaced, and the runs random-walked among players
+/// equal in self-play (one seed lost 12.5 Elo against the start in its
+/// last 50 rounds that way). With the margin the 5 seeds end at +36 to
+/// +43 Elo over the start, against +18 to +39 (`docs/training.md`).
+const BEATS_Z: f64 = 2.0;
+
 /// The smallest weight a perturbation may produce. Weights are multiplied
 /// by `exp(σ·z)`, so they never reach 0 or change sign; this floor only
 /// keeps a long downward random walk from underflowing into meaningless
@@ -98,6 +111,12 @@ pub struct RunConfig {
     /// `gauntlet` (ignored by SPSA).
     #[serde(default)]
     pub select: Select,
+    /// `best-beats`: the z-score the champion's pairing with the incumbent
+    /// must exceed (its pentanomial score above ½, over its standard
+    /// error; [`RunConfig::beats_z`]). Absent (runs made before it): 0,
+    /// more wins than losses. Other selection modes do not read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beats_z: Option<f64>,
     /// Challengers per round (C); the round robin has C + 1 players.
     pub challengers: u32,
     /// Openings per pairing per round (G); each is played with both colours.
@@ -189,10 +208,10 @@ impl RunConfig {
     ///   60). The plateau rule ([`PlateauConfig`], `--patience`) is off: at
     ///   this budget, over 3 seeds, the default run ended weaker with it
     ///   (+30.1 Elo against +42.0 on random openings; `docs/training.md`).
-    ///   Selection is `best-beats`: over 5 seeds on random openings it
-    ///   was ahead of `best` at every budget (+27 against +15 Elo after
-    ///   0.5M games), level at 4M (+32.8 against +31.4), with a seed
-    ///   spread of 9.2 Elo against 15.8.
+    ///   Selection is `best-beats` with a margin of z > 2 (`BEATS_Z`):
+    ///   over 5 seeds on random openings it was ahead of `best` at every
+    ///   budget (+31 against +15 Elo after 0.5M games, +39.0 against
+    ///   +31.4 at 4M), with a seed spread of 2.7 Elo against 15.8.
     /// - Boards the exact player solves (tic-tac-toe, 4×4): 100 rounds,
     ///   200 openings of 2 stones, a constant σ = 0.5, checked every round
     ///   (every 10 when over 9 cells). On tic-tac-toe from flat weights
@@ -231,6 +250,7 @@ impl RunConfig {
             max_games: 0,
             optimizer: Optimizer::Random,
             select: Select::BestBeats,
+            beats_z: (!small).then_some(BEATS_Z),
             confirm: None,
             spsa: None,
             cmaes: None,
@@ -261,6 +281,7 @@ impl RunConfig {
             // Unused by SPSA; `best` as before `best-beats`, so that
             // run.toml is unchanged.
             select: Select::Best,
+            beats_z: None,
             // SPSA has no σ: the plateau rule does not apply.
             plateau: None,
             ..RunConfig::defaults(game)
@@ -283,6 +304,7 @@ impl RunConfig {
             // Unused by CMA-ES; `best` as before `best-beats`, so that
             // run.toml is unchanged.
             select: Select::Best,
+            beats_z: None,
             // CMA-ES adapts its own σ: the plateau rule does not apply.
             plateau: None,
             ..RunConfig::defaults(game)
@@ -294,6 +316,13 @@ impl RunConfig {
         self.cmaes
             .clone()
             .unwrap_or_else(|| CmaesConfig::defaults(is_small(self.game)))
+    }
+
+    /// The z-score a `best-beats` champion's pairing with the incumbent
+    /// must exceed: `beats_z`, or 0 (more wins than losses) where run.toml
+    /// has none.
+    pub fn beats_z(&self) -> f64 {
+        self.beats_z.unwrap_or(0.0)
     }
 
     /// The confirmation settings (the defaults if run.toml has none).
@@ -449,6 +478,7 @@ impl RunConfig {
             // Fixed words, not the defaults of new runs: the fingerprint
             // of every existing run.toml hashes them.
             select: Select::Best,
+            beats_z: None,
             confirm: None,
             spsa: None,
             ..self.clone()

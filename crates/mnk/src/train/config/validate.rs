@@ -74,6 +74,13 @@ impl RunConfig {
         if let Some(c) = &self.cmaes {
             c.validate()?;
         }
+        if let Some(z) = self.beats_z {
+            ensure(
+                Field::BeatsZ,
+                z.is_finite() && (0.0..=10.0).contains(&z),
+                || Problem::value(z, "must be a z-score from 0 (more wins than losses) to 10"),
+            )?;
+        }
         ensure(
             Field::Cmaes,
             self.optimizer != Optimizer::Cmaes || self.cmaes.is_some(),
