@@ -117,6 +117,50 @@ fn hot_crates_stay_optimised() {
         "hot crates built below opt-level 3",
         slow_hot_violations(release, &hot),
     );
+    assert_none(
+        "hot workspace libraries built below opt-level 3",
+        slow_member_violations(release, &HOT_MEMBERS),
+    );
+}
+
+/// The workspace's libraries that hold the hot paths (the search, the
+/// evaluator, self-play and the training loop). Unlike a dependency,
+/// `[profile.release.package."*"]` does not apply to them.
+const HOT_MEMBERS: [&str; 2] = ["mnk-core", "mnk-lib"];
+
+/// The workspace members of `members` that `release` builds at an
+/// opt-level other than 3: their own `[profile.release.package.NAME]`,
+/// else the profile's own.
+fn slow_member_violations(release: &toml::Table, members: &[&str]) -> Vec<String> {
+    let packages = release.get("package").and_then(toml::Value::as_table);
+    members
+        .iter()
+        .filter_map(|name| {
+            let own = packages
+                .and_then(|p| p.get(*name))
+                .and_then(|t| t.get("opt-level"));
+            let (source, value) = match (own, release.get("opt-level")) {
+                (Some(v), _) => (format!("[profile.release.package.{name}]"), v),
+                (None, Some(v)) => ("[profile.release]".to_string(), v),
+                (None, None) => return None,
+            };
+            (value.as_integer() != Some(3)).then(|| {
+                format!("Cargo.toml: {source} builds the hot library {name} at opt-level {value}: keep it at 3")
+            })
+        })
+        .collect()
+}
+
+/// The member check fires on a slow hot library and not on the others.
+#[test]
+fn the_member_check_catches_a_slow_hot_library() {
+    let release: toml::Table = "[package.mnk-lib]\nopt-level = 1\n[package.mnk-serve]\nopt-level = 1\n[package.\"*\"]\nopt-level = 0\n"
+        .parse()
+        .unwrap();
+    assert_eq!(
+        slow_member_violations(&release, &HOT_MEMBERS),
+        ["Cargo.toml: [profile.release.package.mnk-lib] builds the hot library mnk-lib at opt-level 1: keep it at 3"]
+    );
 }
 
 /// The hot crates that `release` (a `[profile.release]` table) builds at
