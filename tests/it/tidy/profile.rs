@@ -123,10 +123,12 @@ fn hot_crates_stay_optimised() {
     );
 }
 
-/// The workspace's libraries that hold the hot paths (the search, the
-/// evaluator, self-play and the training loop). Unlike a dependency,
-/// `[profile.release.package."*"]` does not apply to them.
-const HOT_MEMBERS: [&str; 2] = ["mnk-core", "mnk-lib"];
+/// The workspace's packages that hold the hot paths (the search, the
+/// evaluator, self-play and the training loop), and the binary, which
+/// instantiates the plots' PNG encoding (Cargo.toml says what opt-level 1
+/// cost it). Unlike a dependency, `[profile.release.package."*"]` does
+/// not apply to them.
+const HOT_MEMBERS: [&str; 3] = ["mnk-core", "mnk-lib", "mnk"];
 
 /// The workspace members of `members` that `release` builds at an
 /// opt-level other than 3: their own `[profile.release.package.NAME]`,
