@@ -39,6 +39,8 @@ fuzz_target!(|data: &[u8]| {
         weights: shipped_weights(Rules::GOMOKU),
         depth: 2,
         width: 4,
+        // The brain's own default (`mnk brain --late`).
+        late: mnk::players::SearchLimits::default().late,
         verbose: true,
         seed: 1,
         default_turn: 0,
