@@ -203,10 +203,12 @@ fn threat_cells_by_scan(lines: &Lines, board: &Board, color: Color, kind: Threat
                 .iter()
                 .filter(|&&s| matches!(s, Shape::OpenIn1 | Shape::ClosedIn1))
                 .count();
+            let threes = shapes.iter().filter(|&&s| s == Shape::OpenIn2).count();
             match kind {
                 Threat::Win => shapes.contains(&Shape::Win),
                 Threat::Four => fours > 0,
                 Threat::WinInTwo => shapes.contains(&Shape::OpenIn1) || fours >= 2,
+                Threat::WinInThree => threes >= 2 || (threes >= 1 && fours >= 1),
             }
         })
         .collect()
@@ -227,7 +229,7 @@ proptest! {
         let mut board = Board::new(rules);
         let check = |e: &Evaluator, board: &Board| -> Result<(), TestCaseError> {
             for color in [Color::Black, Color::White] {
-                for kind in [Threat::Win, Threat::WinInTwo, Threat::Four] {
+                for kind in [Threat::Win, Threat::WinInTwo, Threat::Four, Threat::WinInThree] {
                     let kept: Vec<usize> = e.lines().threat_cells(color, kind).collect();
                     prop_assert_eq!(&kept, &threat_cells_by_scan(e.lines(), board, color, kind), "{:?} {:?}", color, kind);
                     prop_assert_eq!(e.lines().has_threat_cell(color, kind), !kept.is_empty());

@@ -49,6 +49,11 @@ pub(crate) struct Peek {
     /// Whether the stone's opponent then has an empty cell that wins in
     /// two ([`Threat::WinInTwo`]).
     pub(crate) reply_wins_in_two: bool,
+    /// Whether the stone's opponent then has an empty cell that wins in
+    /// three ([`Threat::WinInThree`]) while the stone's side has no four
+    /// to make; read only where the opponent has no cell that wins in
+    /// two (false there).
+    pub(crate) reply_wins_in_three: bool,
 }
 
 impl Peek {
@@ -461,10 +466,42 @@ impl Lines {
                     .change_in(q, (old, new), reply, Threat::WinInTwo);
             }
         }
+        let reply_wins_in_three = wins_in_two == 0
+            && self.threats.any(reply, Threat::WinInThree)
+            && self.wins_in_three_after(cell, color, table);
         Some(Peek {
             counts,
             reply_wins_in_two: wins_in_two > 0,
+            reply_wins_in_three,
         })
+    }
+
+    /// For [`Lines::peek`]: whether, after a `color` stone on `cell`, the
+    /// opponent still has a cell that wins in three and `color` has no
+    /// four to make. A second pass over the touched cells, taken only
+    /// where the opponent had such a cell before (a stone never gives
+    /// the opponent one).
+    #[cold]
+    fn wins_in_three_after(&self, cell: usize, color: Color, table: &[PairIndex]) -> bool {
+        let reply = color.opponent();
+        let count = |c: Color, kind: Threat| {
+            self.threats.count(c, kind) as i32 - i32::from(self.threats.makes(cell, c, kind))
+        };
+        let (mut threes, mut fours) =
+            (count(reply, Threat::WinInThree), count(color, Threat::Four));
+        let flip = game::Cell::from(color) as u64;
+        for t in self.geo.touches(cell) {
+            let (q, d) = (t.cell as usize, (t.word >> 1) as usize & 3);
+            let c = &self.cells[q];
+            if !c.state.is_empty() {
+                continue;
+            }
+            let new = table[(c.codes[d] ^ (flip << t.shift)) as usize];
+            let change = (c.pairs[d], new);
+            threes += self.threats.change_in(q, change, reply, Threat::WinInThree);
+            fours += self.threats.change_in(q, change, color, Threat::Four);
+        }
+        threes > 0 && fours == 0
     }
 
     /// Keeps (or stops keeping) the stones per combination for the board

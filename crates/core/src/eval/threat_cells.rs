@@ -67,16 +67,23 @@ pub enum Threat {
     WinInTwo = 1,
     /// A four in some direction (an empty cell then completes k).
     Four = 2,
+    /// A four and an open three in two directions, or two open threes:
+    /// against an opponent with no four to make, the cell wins in three
+    /// (the four's block, or any reply, cannot touch the three's line,
+    /// so an open four follows).
+    WinInThree = 3,
 }
 
 /// Whether a cell with counts `sums` ([`BOTH`]) makes any threat for
-/// black (bit 0) and for white (bit 1): a win, an open four or a four.
-/// Each kind implies this, so one set per colour holds every cell of
-/// every kind, and a kind's cells are those of the set whose counts make
-/// it: few cells, against three sets to write on every change.
+/// black (bit 0) and for white (bit 1): a win, an open four, a four or
+/// two open threes. Each kind implies this, so one set per colour holds
+/// every cell of every kind, and a kind's cells are those of the set
+/// whose counts make it: few cells, against four sets to write on every
+/// change.
 #[inline(always)]
 fn flags(sums: u32) -> u8 {
-    u8::from(sums & 0x0FFF != 0) | u8::from(sums & 0x0FFF_0000 != 0) << 1
+    let any = |s: u32| u8::from(s & 0x0FFF != 0 || s >> 12 & 0xF >= 2);
+    any(sums & 0xFFFF) | any(sums >> 16) << 1
 }
 
 /// Whether counts `sum` (see [`COUNTS`]) make threat `kind`.
@@ -86,6 +93,10 @@ pub(crate) fn is_threat(sum: u16, kind: Threat) -> bool {
         Threat::Win => sum & 0xF != 0,
         Threat::WinInTwo => (sum >> 4) & 0xF != 0 || (sum >> 8) & 0xF >= 2,
         Threat::Four => (sum >> 8) & 0xF != 0,
+        Threat::WinInThree => {
+            let threes = sum >> 12;
+            threes >= 2 || (threes != 0 && (sum >> 8) & 0xF != 0)
+        }
     }
 }
 

@@ -21,7 +21,9 @@
 //!   search) is played at once, before either.
 //! - Leaves are valued by [`Evaluator::evaluate`], except that a mover
 //!   who can make an open four or a double four, against an opponent who
-//!   cannot win at once, wins three plies on (`Search::leaf_win`). Wins
+//!   cannot win at once, wins three plies on, and one who can make a
+//!   four-three or a double three, against an opponent with no four to
+//!   make, five plies on (`Search::leaf_win`). Wins
 //!   are `WIN − ply` so that faster wins score higher; the table stores
 //!   them relative to the node so they stay correct when found at another
 //!   ply.
@@ -67,7 +69,7 @@ mod root;
 mod tests;
 
 use picker::{Defence, NodeMoves, Picker};
-use proofs::wins_in_three;
+use proofs::leaf_win_from;
 use root::Root;
 
 /// When to stop searching.
@@ -590,7 +592,11 @@ impl Search {
         let value = if peek.can_win_now(mover) {
             WIN - (ply + 1) as f64
         } else {
-            let win = wins_in_three(peek.reply_wins_in_two, peek.can_win_now(color));
+            let win = leaf_win_from(
+                peek.reply_wins_in_two,
+                || peek.reply_wins_in_three,
+                peek.can_win_now(color),
+            );
             leaf_value(ply, win, || self.eval.evaluate_peek(&peek, mover))
         };
         Some(-value)

@@ -6,7 +6,7 @@
 //! 2. facing a threat to win in two (an open four or a double four to
 //!    come), exactly the replies that can stop it ([`Search::defend_only`]);
 //! 3. otherwise the `width` candidates by static score (the table's move
-//!    first);
+//!    first), then the mover's fours that the width left out;
 //! 4. and, only when every one of those lost, the *late* moves: the next
 //!    best cells by static score ([`Search::late_moves`]), each searched
 //!    at reduced depth first. A fixed width must be large to see the
@@ -15,7 +15,7 @@
 //!    "likely wins" that a defence outside the width would refute.
 
 use super::Search;
-use crate::eval::WIN;
+use crate::eval::{Threat, WIN};
 use crate::game::Color;
 use crate::threats::Defences;
 
@@ -136,11 +136,35 @@ impl Search {
         self.candidates(mover, moves);
         match self.defend_only(mover, moves) {
             Defence::Lost => NodeMoves::Known(-(WIN - (ply + 4) as f64)),
-            defence => NodeMoves::Search {
-                forced: false,
-                defence,
-            },
+            defence => {
+                if defence == Defence::Free {
+                    self.add_fours(mover, moves);
+                }
+                NodeMoves::Search {
+                    forced: false,
+                    defence,
+                }
+            }
         }
+    }
+
+    /// Appends the mover's fours that the width left out, best first by
+    /// static score: a four is never cut (its reply is forced, so it costs
+    /// one narrow line, and a four-three outside the width is a win the
+    /// width would miss).
+    fn add_fours(&mut self, mover: Color, moves: &mut Vec<(f64, u16)>) {
+        let lines = self.eval.lines();
+        if !lines.has_threat_cell(mover, Threat::Four) {
+            return;
+        }
+        let kept = moves.len();
+        let scores = self.eval.scores(mover);
+        for c in lines.threat_cells(mover, Threat::Four) {
+            if !moves[..kept].iter().any(|&(_, m)| m as usize == c) {
+                moves.push((scores[c], c as u16));
+            }
+        }
+        moves[kept..].sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     }
 
     /// When the opponent threatens to win in two (and cannot win at once),

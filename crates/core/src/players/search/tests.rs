@@ -118,6 +118,43 @@ fn candidates_are_the_best_cells_in_centre_out_order() {
     assert!(checked > 1000, "{checked} positions");
 }
 
+/// A node free of threats searches every four of its mover, however
+/// narrow its width: a four is never cut.
+#[test]
+fn fours_are_never_cut_by_the_width() {
+    let mut added = 0;
+    each_position(6, |s, _| {
+        let mover = s.board.to_move();
+        if s.board.is_over() {
+            return;
+        }
+        let mut moves = Vec::new();
+        let NodeMoves::Search {
+            forced: false,
+            defence: Defence::Free,
+        } = s.node_moves(mover, &mut moves, 0)
+        else {
+            return;
+        };
+        let fours: Vec<u16> = s
+            .eval
+            .lines()
+            .threat_cells(mover, Threat::Four)
+            .map(|c| c as u16)
+            .collect();
+        for c in &fours {
+            assert!(moves.iter().any(|m| m.1 == *c), "{c} in {:?}", s.board);
+        }
+        let width = s.limits.width.max(1);
+        added += moves.len().saturating_sub(width);
+        let mut unique: Vec<u16> = moves.iter().map(|m| m.1).collect();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), moves.len(), "a move twice");
+    });
+    assert!(added > 100, "{added} fours beyond the width");
+}
+
 #[test]
 fn win_cells_are_every_winning_cell_in_cell_order() {
     let mut wins = 0;
@@ -173,6 +210,65 @@ fn wins_in_three_by_play(board: &mut Board) -> bool {
     false
 }
 
+/// Whether the side to move in `board` wins by force within `plies`
+/// plies (odd), by playing every move out on the board: some move that
+/// wins, or after which every reply (none of which may win or draw)
+/// leaves a win within `plies − 2`.
+fn wins_within_by_play(board: &mut Board, plies: u32) -> bool {
+    let rules = *board.rules();
+    let empty = |b: &Board| -> Vec<Move> {
+        (0..rules.cells())
+            .filter(|&i| b.cells()[i].is_empty())
+            .map(|i| rules.move_at(i))
+            .collect()
+    };
+    for first in empty(board) {
+        let outcome = board.play(first).expect("an empty cell");
+        let wins = match outcome {
+            Some(Outcome::Win(_)) => true,
+            Some(Outcome::Draw) => false,
+            None if plies >= 3 => empty(board).into_iter().all(|reply| {
+                let outcome = board.play(reply).expect("an empty cell");
+                let held = outcome.is_none() && wins_within_by_play(board, plies - 2);
+                board.undo();
+                held
+            }),
+            None => false,
+        };
+        board.undo();
+        if wins {
+            return true;
+        }
+    }
+    false
+}
+
+/// A mover with a four-three or a double three, against an opponent with
+/// no four to make, wins in five: played out on boards small enough to
+/// try every move.
+#[test]
+fn leaf_wins_in_five_are_played_out() {
+    let mut wins = 0;
+    for seed in 5..20 {
+        each_position(seed, |s, _| {
+            let mover = s.board.to_move();
+            if s.board.rules().cells() > 81 || s.board.is_over() || s.eval.can_win_now(mover) {
+                return;
+            }
+            if wins >= 25 {
+                return;
+            }
+            if s.leaf_win(mover) == Some(5) {
+                let mut board = s.board.clone();
+                assert!(!wins_within_by_play(&mut board, 3), "{:?}", s.board);
+                assert!(wins_within_by_play(&mut board, 5), "{:?}", s.board);
+                wins += 1;
+            }
+        });
+    }
+    assert!(wins >= 20, "{wins} leaf wins in five");
+}
+
 #[test]
 fn leaf_wins_are_wins_in_three_played_out() {
     let mut wins = 0;
@@ -185,8 +281,7 @@ fn leaf_wins_are_wins_in_three_played_out() {
         if wins >= 150 {
             return;
         }
-        if let Some(plies) = s.leaf_win(mover) {
-            assert_eq!(plies, 3);
+        if s.leaf_win(mover) == Some(3) {
             let mut board = s.board.clone();
             assert!(wins_in_three_by_play(&mut board), "{:?}", s.board);
             wins += 1;
@@ -213,8 +308,8 @@ fn leaf_score_by_play(s: &mut Search, cell: u16) -> (f64, u64) {
 fn leaves_read_without_playing_score_as_played() {
     // Which branch of the leaf's value each case took: a win by the
     // move, the reply winning now, the reply's win in three, the reply
-    // facing an open four (lost in two), a value.
-    let mut seen = [0usize; 5];
+    // facing an open four (lost in two), a value, the reply's win in five.
+    let mut seen = [0usize; 6];
     each_position(4, |s, rng| {
         if s.board.is_over() {
             return;
@@ -249,6 +344,7 @@ fn leaves_read_without_playing_score_as_played() {
                 v if v == -(WIN - 2.0) => 1,
                 v if v == -(WIN - 4.0) => 2,
                 v if v == WIN - 3.0 => 3,
+                v if v == -(WIN - 6.0) => 5,
                 _ => 4,
             };
             seen[case] += 1;
