@@ -335,6 +335,7 @@ impl Search {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.threats.clear();
+        self.root.claimed = None;
     }
 
     fn sync(&mut self, board: &Board) {

@@ -63,3 +63,13 @@ pub(super) const VCT_TIME_SHARE: f64 = 0.125;
 /// machine, just past the 37.5 ms of its share, so the root walked into
 /// it).
 pub(super) const STOP_VCT_TIME_SHARE: f64 = 0.125;
+
+/// Share of a timed move for the mover's VCT, counted from when it starts,
+/// when the mover claimed a proven win on its last move and the table no
+/// longer holds it (its entries were overwritten). The win is almost
+/// surely still there, and a lost claim loses the game; the alpha-beta,
+/// with its width, may not see it again (seen at 300 ms a move: a win in
+/// 15 claimed by the alpha-beta, one move played from the table, then a
+/// depth-16 search that missed the win in 13 left, which the VCT found
+/// in 60-100 ms, more than its usual 37.5 ms share).
+pub(super) const VCT_AFTER_CLAIM_SHARE: f64 = 0.75;

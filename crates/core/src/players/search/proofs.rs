@@ -4,7 +4,7 @@
 
 use super::params::{
     DEFENCE_VCF_NODES, DEFENCE_VCT_NODES, ROOT_VCF_NODES, ROOT_VCT_DEPTH, ROOT_VCT_NODES,
-    STOP_VCT_TIME_SHARE, VCF_TIME_SHARE, VCT_TIME_SHARE,
+    STOP_VCT_TIME_SHARE, VCF_TIME_SHARE, VCT_AFTER_CLAIM_SHARE, VCT_TIME_SHARE,
 };
 use super::picker::Defence;
 use super::{Proof, Search};
@@ -96,8 +96,12 @@ impl Search {
         }
         if found.is_none() && time.is_some() {
             let vct_start = Instant::now();
-            self.threats
-                .set_deadline(deadline(vct_start, VCT_TIME_SHARE));
+            let share = if self.root.claimed_last_move(self.board.ply()) {
+                VCT_AFTER_CLAIM_SHARE
+            } else {
+                VCT_TIME_SHARE
+            };
+            self.threats.set_deadline(deadline(vct_start, share));
             found = self.own_threat(
                 Mode::Vct,
                 ROOT_VCT_DEPTH,
@@ -108,7 +112,7 @@ impl Search {
             if found.is_none() {
                 // Its own share, and what the mover's VCT left of its own.
                 self.threats
-                    .set_deadline(deadline(vct_start, VCT_TIME_SHARE + STOP_VCT_TIME_SHARE));
+                    .set_deadline(deadline(vct_start, share + STOP_VCT_TIME_SHARE));
                 nodes +=
                     self.stop_threat(Mode::Vct, ROOT_VCT_DEPTH, ROOT_VCT_NODES, DEFENCE_VCT_NODES);
             }

@@ -46,6 +46,8 @@ impl Search {
         best: u16,
         proof: Option<Proof>,
     ) -> Option<Move> {
+        let won = score >= MATE_BOUND && proof.is_some();
+        self.root.claimed = won.then_some(self.board.ply());
         self.info = SearchInfo {
             depth,
             nodes,
@@ -262,9 +264,19 @@ pub(super) struct Root {
     /// Whether the order was cut to the moves that stop the opponent's
     /// threat (the others lose to it, and are never searched again).
     pub(super) cut: bool,
+    /// The board ply of the last root whose search claimed a proven win
+    /// for its mover (cleared by any other result and by a new game).
+    pub(super) claimed: Option<usize>,
 }
 
 impl Root {
+    /// Whether this side claimed a proven win on its last move, the root
+    /// two plies back: the win is almost surely still there, and losing it
+    /// costs the game, so the root's own threat search gets more time.
+    pub(super) fn claimed_last_move(&self, ply: usize) -> bool {
+        self.claimed.is_some_and(|c| c + 2 == ply)
+    }
+
     /// Heap bytes of the buffers.
     pub(super) fn heap_bytes(&self) -> usize {
         use std::mem::size_of;

@@ -392,3 +392,27 @@ fn floor_groups_are_whole_lanes_and_never_columns() {
         }
     }
 }
+
+/// A proven win claimed at one root is remembered for the mover's next
+/// root, two plies on, and forgotten after any other result or a new
+/// game: that root gives its own threat search the larger share.
+#[test]
+fn a_claimed_win_is_remembered_for_the_next_move_only() {
+    let rules = Rules::GOMOKU;
+    let mut s = Search::new(shipped_weights(rules), SearchLimits::default());
+    let mut rng = Rng::seed_from_u64(1);
+    let mut board = Board::new(rules);
+    for m in ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4"] {
+        board.play(m.parse().unwrap()).unwrap();
+    }
+    s.choose(&board, &mut rng).unwrap();
+    assert!(s.info().score >= MATE_BOUND && s.info().proof.is_some());
+    assert_eq!(s.root.claimed, Some(8));
+    assert!(s.root.claimed_last_move(10));
+    assert!(!s.root.claimed_last_move(8) && !s.root.claimed_last_move(12));
+    s.new_game();
+    assert!(!s.root.claimed_last_move(10));
+    s.choose(&board, &mut rng).unwrap();
+    s.choose(&Board::new(rules), &mut rng).unwrap();
+    assert_eq!(s.root.claimed, None);
+}
