@@ -173,43 +173,6 @@ fn win_cells_are_every_winning_cell_in_cell_order() {
     assert!(wins > 100, "{wins} winning cells");
 }
 
-/// Whether the side to move in `board` wins by force within three plies,
-/// by playing it out on the board: some move after which every reply
-/// (none of which may win) leaves a move that completes k.
-fn wins_in_three_by_play(board: &mut Board) -> bool {
-    let rules = *board.rules();
-    let empty = |b: &Board| -> Vec<Move> {
-        (0..rules.cells())
-            .filter(|&i| b.cells()[i].is_empty())
-            .map(|i| rules.move_at(i))
-            .collect()
-    };
-    let wins_now = |b: &mut Board| {
-        empty(b).into_iter().any(|m| {
-            let won = matches!(b.play(m), Ok(Some(Outcome::Win(_))));
-            b.undo();
-            won
-        })
-    };
-    for first in empty(board) {
-        if board.play(first).expect("an empty cell").is_some() {
-            board.undo();
-            continue;
-        }
-        let holds = empty(board).into_iter().all(|reply| {
-            let outcome = board.play(reply).expect("an empty cell");
-            let won = outcome.is_none() && wins_now(board);
-            board.undo();
-            won
-        });
-        board.undo();
-        if holds {
-            return true;
-        }
-    }
-    false
-}
-
 /// Whether the side to move in `board` wins by force within `plies`
 /// plies (odd), by playing every move out on the board: some move that
 /// wins, or after which every reply (none of which may win or draw)
@@ -283,7 +246,7 @@ fn leaf_wins_are_wins_in_three_played_out() {
         }
         if s.leaf_win(mover) == Some(3) {
             let mut board = s.board.clone();
-            assert!(wins_in_three_by_play(&mut board), "{:?}", s.board);
+            assert!(wins_within_by_play(&mut board, 3), "{:?}", s.board);
             wins += 1;
         }
     });
