@@ -290,6 +290,59 @@ pub(crate) fn reference_combo(shapes: [Shape; 4]) -> Combo {
     }
 }
 
+/// The combination the opponent's forced block makes, in a combo model's
+/// cell score, when `mover` plays (x, y): if the stone makes exactly one
+/// closed (k−1) and no open one or win, the opponent must block on the
+/// empty cell within k−1 along that line where a `mover` stone would win
+/// through (x, y) (the first from the negative side); its combination is
+/// counted over its three other lines. Else none. Written from
+/// `eval::sheet`'s documentation with runs counted on the grid.
+fn reference_reply(reference: &Reference, g: &Grid, x: i32, y: i32, mover: Color) -> Combo {
+    let shapes: [Shape; 4] = std::array::from_fn(|d| reference.shape(g, x, y, d, mover));
+    if shapes
+        .iter()
+        .any(|&s| s == Shape::Win || s == Shape::OpenIn1)
+    {
+        return Combo::None;
+    }
+    let fours: Vec<usize> = (0..4).filter(|&d| shapes[d] == Shape::ClosedIn1).collect();
+    let [d] = fours[..] else {
+        return Combo::None;
+    };
+    let (dx, dy) = DIRS[d];
+    let k = g.rules.k as i32;
+    for i in (1 - k..k).filter(|&i| i != 0) {
+        let (rx, ry) = (x + i * dx, y + i * dy);
+        if !g.on(rx, ry) || g.at(rx, ry) != Cell::Empty {
+            continue;
+        }
+        let mut after = g.clone();
+        let w = g.rules.width as i32;
+        after.cells[(y * w + x) as usize] = Cell::from(mover);
+        after.cells[(ry * w + rx) as usize] = Cell::from(mover);
+        let mut run = 1;
+        for sign in [1, -1] {
+            let (mut cx, mut cy) = (x + sign * dx, y + sign * dy);
+            while after.on(cx, cy) && after.at(cx, cy) == Cell::from(mover) {
+                run += 1;
+                (cx, cy) = (cx + sign * dx, cy + sign * dy);
+            }
+        }
+        let wins = match g.rules.rule {
+            Rule::Freestyle => run >= k,
+            Rule::Exact => run == k,
+        };
+        if wins {
+            let theirs: [Shape; 4] = std::array::from_fn(|e| match e == d {
+                true => Shape::None,
+                false => reference.shape(g, rx, ry, e, mover.opponent()),
+            });
+            return reference_combo(theirs);
+        }
+    }
+    Combo::None
+}
+
 /// [`Weights::default_for`] in the combo model, with a distinct nonzero
 /// weight per combination and side, so that a mix-up shows.
 pub(crate) fn combo_default(rules: Rules) -> Weights {
@@ -498,10 +551,13 @@ fn check_against_reference(e: &Evaluator, g: &Grid) -> Result<(), TestCaseError>
                     let opp: f64 = want_shapes[them].iter().map(|&s| weight(&w.opp, s)).sum();
                     let own = own + combo_weight(0, want_combos[me]);
                     let opp = opp + combo_weight(1, want_combos[them]);
-                    let want = w.attack * own + w.defence * opp;
+                    // One forced reply ahead (a combo model's only).
+                    let reply = combo_weight(1, reference_reply(&reference, g, x, y, mover));
+                    let want = w.attack * own + w.defence * opp - w.defence * reply;
+                    let scale = (w.attack * own).abs() + (w.defence * (opp + reply)).abs();
                     let got = e.score(m, mover);
                     prop_assert!(
-                        (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+                        (got - want).abs() <= 1e-9 * scale.max(1.0),
                         "score of {} for {}: {} != {}; board:{}",
                         m,
                         mover,

@@ -457,3 +457,33 @@ fn duels_carry_the_combinations_of_either_side() {
         }
     }
 }
+
+/// One forced reply ahead: on tic-tac-toe after `a1 c1 b3` (O to move; X
+/// forks at a3, b2 and c3) the centre makes O's two on the diagonal, so X
+/// must block on a3, its own fork cell, and wins. With the opponent's fork
+/// weighed (`opp_combo.double2`), the cell score charges the centre for
+/// that reply and O takes the fork cell c3, whose two sends X to c2 (the
+/// exact player's only move). Without the reply term the centre scored 5
+/// + W against c3's 3 + W, whatever W.
+#[test]
+fn a_four_that_forces_the_opponent_onto_its_fork_cell_is_charged() {
+    let rules = Rules::TICTACTOE;
+    let mut w = Weights::flat(rules).with_model(Model::Combo);
+    w.combo.as_mut().unwrap().opp[0] = 5.0; // opp_combo.double2
+    let board = Board::from_moves(rules, &[mv("a1"), mv("c1"), mv("b3")]).unwrap();
+    let mut e = Evaluator::new(w.clone());
+    e.sync(&board);
+    let score = |s: &str| e.score(mv(s), Color::White);
+    // b2: shapes 2 + 3, X's fork 5, the reply onto X's fork at a3 −5.
+    assert_eq!(score("b2"), 5.0);
+    // c3: shapes 1 + 2, X's fork 5; the reply on c2 makes X nothing.
+    assert_eq!(score("c3"), 8.0);
+    // a3: shapes 1 + 2, X's fork 5, the reply onto X's fork at b2 −5.
+    assert_eq!(score("a3"), 3.0);
+    let mut g = Greedy::new(w);
+    let mut rng: Rng = game_rng(1, &[]);
+    assert_eq!(g.choose(&board, &mut rng).unwrap(), mv("c3"));
+    // Combination weights of 0 charge nothing: the shape model's centre.
+    let mut flat = Greedy::new(Weights::flat(rules).with_model(Model::Combo));
+    assert_eq!(flat.choose(&board, &mut rng).unwrap(), mv("b2"));
+}

@@ -7,7 +7,7 @@
 //! agree.
 
 use crate::common::strategies::{rules_of, weights_from};
-use mnk::eval::{Evaluator, Lines, Shape, Threat, Weights};
+use mnk::eval::{ComboWeights, Evaluator, Lines, Shape, Threat, Weights};
 use mnk::game::{Board, Color, Rules};
 use proptest::prelude::*;
 
@@ -24,13 +24,27 @@ fn rules() -> impl Strategy<Value = Rules> {
     ])
 }
 
+/// A shape-model set, or (half the time) a combo set, whose cell scores
+/// also read other cells (the combination of a forced reply).
 fn weights(rules: Rules) -> impl Strategy<Value = Weights> {
-    weights_from(
-        rules,
-        &[0.0, 0.5, 1.0, 3.0, 1e-7, 7e5],
-        &[0.25, 1.0, 3.0],
-        &[0.5, 1.0],
+    let c = || prop::array::uniform5(prop::sample::select(&[0.0, 1.0, 3.0, 7e5][..]));
+    (
+        weights_from(
+            rules,
+            &[0.0, 0.5, 1.0, 3.0, 1e-7, 7e5],
+            &[0.25, 1.0, 3.0],
+            &[0.5, 1.0],
+        ),
+        any::<bool>(),
+        c(),
+        c(),
     )
+        .prop_map(move |(mut w, combo, own, opp)| {
+            if combo {
+                w.combo = Some(ComboWeights { own, opp });
+            }
+            w.for_game(rules)
+        })
 }
 
 /// A game's worth of steps: a cell index to play (taken modulo the empty
@@ -56,6 +70,10 @@ proptest! {
         let mut lines = if counts { Lines::new(rules) } else { Lines::without_counts(rules) };
         let mut sheets = lines.sheets([(&wb, Color::Black), (&ww, Color::White)]);
         let (mut eb, mut ew) = (Evaluator::new(wb.clone()), Evaluator::for_cell_scores(ww.clone()));
+        // Synced to the board after every step (one move or a take-back at
+        // a time, as a greedy player syncs).
+        let mut synced = Lines::without_counts(rules);
+        let mut synced_sheets = synced.sheets([(&wb, Color::Black), (&ww, Color::White)]);
         let mut board = Board::new(rules);
         for step in steps {
             match step {
@@ -79,6 +97,9 @@ proptest! {
             }
             prop_assert_eq!(bits(sheets.scores(0)), bits(eb.scores(Color::Black)));
             prop_assert_eq!(bits(sheets.scores(1)), bits(ew.scores(Color::White)));
+            synced.sync(&board, &mut synced_sheets);
+            prop_assert_eq!(bits(synced_sheets.scores(0)), bits(sheets.scores(0)));
+            prop_assert_eq!(bits(synced_sheets.scores(1)), bits(sheets.scores(1)));
             for c in 0..rules.cells() {
                 let m = rules.move_at(c);
                 for color in [Color::Black, Color::White] {

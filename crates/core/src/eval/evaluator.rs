@@ -191,7 +191,11 @@ impl Evaluator {
         self.sheets.keys(mover.index())
     }
 
-    /// The score of one cell for `mover` (−∞ if occupied).
+    /// The score of one cell for `mover` (−∞ if occupied): the attack and
+    /// defence values below times their multipliers, and in a combo
+    /// model less `defence × opp_combo` of the cell's reply (the
+    /// combination the opponent's forced block of a closed four makes;
+    /// see [`Sheets`]).
     pub fn score(&self, m: Move, mover: Color) -> f64 {
         self.sheets.scores(mover.index())[self.lines.rules().index(m)]
     }

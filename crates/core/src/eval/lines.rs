@@ -17,9 +17,17 @@
 //! counts, per colour, the (stone, direction) pairs of each shape, which
 //! gives the board value, and (for a combo model's board value) the stones
 //! of each [`Combo`].
+//!
+//! For a combo model's sheets the lines also find each cell's *reply*
+//! (`reply.rs`): where a stone makes exactly one closed (k−1), the
+//! combination the opponent's forced block makes on its completion cell.
+//! It depends on that cell's other lines too, so after a move every empty
+//! cell whose (k−1) points at a cell whose threat levels changed is
+//! rescored as well; shape-model sheets skip all of it.
 
 use super::combo::{combo_at, combo_in, levels, Combo, LEVELS};
 use super::geometry::Geometry;
+use super::reply::{combo_apply, dependents, reply_at};
 use super::shape::{LineClassifier, PairIndex, Pairs, Shape};
 use super::sheet::Sheets;
 use super::threat_cells::{Threat, ThreatCells};
@@ -127,6 +135,18 @@ struct Cell {
     pairs: Pairs,
     /// What the cell holds.
     state: game::Cell,
+}
+
+impl super::reply::Cell for Cell {
+    #[inline(always)]
+    fn pairs(&self) -> &Pairs {
+        &self.pairs
+    }
+
+    #[inline(always)]
+    fn state(&self) -> game::Cell {
+        self.state
+    }
 }
 
 #[derive(Debug)]
@@ -275,42 +295,60 @@ impl Lines {
             self.cells.len(),
             "score sheets of another game"
         );
-        let combo = sheets.has_combos();
         let (cells, geo) = (&self.cells, &*self.geo);
-        // Each cell's sheet entry depends only on its pairs and what it
-        // holds, all final now: the sums `update` makes, whatever the order.
-        let mut apply = |q: usize| {
-            let c = &cells[q];
-            // SAFETY: `q` is a cell of this board, as many as the sheets
-            // hold (asserted above), and the pairs are pair indices.
-            unsafe {
-                if combo {
-                    sheets.apply_unchecked::<true>(q, &c.pairs, c.state);
-                } else {
-                    sheets.apply_unchecked::<false>(q, &c.pairs, c.state);
-                }
-            }
-        };
         // The unscored moves are the last ones: a scored play on top of
         // an unscored one is refused.
         let unscored = self.history.len() - self.unscored..;
+        let moves = &self.history[unscored.clone()];
         // A search scores one move or two at a time: no need to count.
         let many = self.unscored > 2
-            && self.history[unscored.clone()]
+            && moves
                 .iter()
                 .map(|e| geo.touches(e.0 as usize).len() + 1)
                 .sum::<usize>()
                 >= cells.len();
-        if many {
-            // Many moves (a position set up from scratch): every cell once
-            // is less than each move's cells.
-            (0..cells.len()).for_each(&mut apply);
+        // Each cell's sheet entry depends only on its pairs, what it
+        // holds and (combo sheets) its reply, all final now: the sums
+        // `update` makes, whatever the order. Many moves (a position set
+        // up from scratch): every cell once is less than each move's
+        // cells.
+        if sheets.has_combos() {
+            let deps = sheets.has_replies();
+            let mut apply = |q: usize| combo_apply(geo, cells, q, sheets);
+            if many {
+                (0..cells.len()).for_each(&mut apply);
+            } else {
+                for entry in moves {
+                    let cell = entry.0 as usize;
+                    apply(cell);
+                    for t in geo.touches(cell) {
+                        apply(t.cell as usize);
+                        // Which touched cells' levels changed is not
+                        // known here: every (k−1) that points at one is
+                        // rescored.
+                        if deps {
+                            dependents(geo, cells, t.cell as usize, &mut apply);
+                        }
+                    }
+                }
+            }
         } else {
-            for entry in &self.history[unscored.clone()] {
-                let cell = entry.0 as usize;
-                apply(cell);
-                for t in geo.touches(cell) {
-                    apply(t.cell as usize);
+            let mut apply = |q: usize| {
+                let c = &cells[q];
+                // SAFETY: `q` is a cell of this board, as many as the
+                // sheets hold (asserted above), and the pairs are pair
+                // indices.
+                unsafe { sheets.apply_unchecked::<false>(q, &c.pairs, c.state, [0; 2]) };
+            };
+            if many {
+                (0..cells.len()).for_each(&mut apply);
+            } else {
+                for entry in moves {
+                    let cell = entry.0 as usize;
+                    apply(cell);
+                    for t in geo.touches(cell) {
+                        apply(t.cell as usize);
+                    }
                 }
             }
         }
@@ -564,10 +602,26 @@ impl Lines {
     /// `sheets[i].0` for `sheets[i].1` to move. The lines keep them in
     /// step from then on, move by move.
     pub fn sheets(&self, sheets: [(&Weights, Color); 2]) -> Sheets {
-        fn of(cells: &[Cell]) -> impl ExactSizeIterator<Item = (&Pairs, game::Cell)> {
-            cells.iter().map(|c| (&c.pairs, c.state))
+        let movers = sheets.map(|(_, c)| c.index());
+        // Shape sheets read no replies.
+        let combo = sheets.iter().any(|(w, _)| w.combo.is_some());
+        let geo = &*self.geo;
+        fn of<'a>(
+            geo: &'a Geometry,
+            cells: &'a [Cell],
+            movers: Option<[usize; 2]>,
+        ) -> impl ExactSizeIterator<Item = (&'a Pairs, game::Cell, [u8; 2])> {
+            cells.iter().enumerate().map(move |(q, c)| {
+                let reply = movers.map_or([0; 2], |m| m.map(|m| reply_at(geo, cells, q, m)));
+                (&c.pairs, c.state, reply)
+            })
         }
-        Sheets::new(sheets, of(&self.blank.cells), of(&self.cells))
+        let movers = combo.then_some(movers);
+        Sheets::new(
+            sheets,
+            of(geo, &self.blank.cells, movers),
+            of(geo, &self.cells, movers),
+        )
     }
 
     /// One cell's shape pairs and what it holds.
@@ -716,15 +770,23 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
         threats.mark(cell, state.is_empty());
     }
     if let Some(s) = sheets.as_deref_mut() {
-        // SAFETY: `cell` is a cell of this board (see the assertion
-        // above), and the classifier gives pair indices.
-        unsafe { s.apply_unchecked::<COMBO>(cell, &me.pairs, state) };
+        if COMBO {
+            // A reply reads other cells: see `combo_apply`.
+            combo_apply(geo, cells, cell, s);
+        } else {
+            // SAFETY: `cell` is a cell of this board (see the assertion
+            // above), and the classifier gives pair indices.
+            unsafe { s.apply_unchecked::<COMBO>(cell, &me.pairs, state, [0; 2]) };
+        }
     }
     // The played cell's field in each neighbour's code goes from the old
     // state to the new one: the two differ in exactly the bits of `flip`.
     let flip = (state as u8 ^ old_state as u8) as u64;
     let touches = geo.touches(cell);
-    for t in touches {
+    // With combo sheets: the touched cells whose threat levels changed,
+    // by their place in `touches` (all of them past 128).
+    let mut moved = [0u64; 2];
+    for (i, t) in touches.iter().enumerate() {
         let (q, d) = (t.cell as usize, (t.word >> 1) as usize & 3);
         debug_assert!(q < cells.len());
         // SAFETY: see the assertion above.
@@ -743,6 +805,9 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
         };
         let new = classify(code);
         let old = std::mem::replace(&mut c.pairs[d], new);
+        if COMBO && LEVELS[old as usize] != LEVELS[new as usize] && i < 128 {
+            moved[i / 64] |= 1 << (i % 64);
+        }
         let qs = c.state as usize;
         // Only stones count (an empty cell's pair would go to the sink row
         // and back): a branch, but a chain of read-modify-writes of one
@@ -764,9 +829,25 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
         }
         // Occupied cells too: −∞ either way, and no branch to mispredict.
         if let Some(s) = sheets.as_deref_mut() {
-            // SAFETY: `q` is a cell of this board (see the assertion
-            // above), and the classifier gives pair indices.
-            unsafe { s.apply_unchecked::<COMBO>(q, &c.pairs, c.state) };
+            if COMBO {
+                combo_apply(geo, cells, q, s);
+            } else {
+                // SAFETY: `q` is a cell of this board (see the assertion
+                // above), and the classifier gives pair indices.
+                unsafe { s.apply_unchecked::<COMBO>(q, &c.pairs, c.state, [0; 2]) };
+            }
+        }
+    }
+    // A reply read a completion cell's levels, which a later touched cell
+    // of this loop may have changed: the (k−1)s pointing at a cell whose
+    // levels changed are rescored now that all are final.
+    if let Some(s) = sheets.filter(|s| COMBO && s.has_replies()) {
+        for (i, t) in touches.iter().enumerate() {
+            if i >= 128 || moved[i / 64] >> (i % 64) & 1 == 1 {
+                dependents(geo, cells, t.cell as usize, &mut |q| {
+                    combo_apply(geo, cells, q, s)
+                });
+            }
         }
     }
     touches.len() as u64

@@ -9,7 +9,10 @@
 //! Two weight models ([`Model`]): `shapes`, a sum over a cell's four
 //! directions of per-shape weights, and `combo`, which adds a weight for
 //! the [`Combo`] a stone makes across the four (a four-three, a double
-//! three), once per side.
+//! three), once per side. A combo model's cell score also looks one
+//! forced reply ahead: a stone that makes one closed (k−1) is charged the
+//! opponent's `opp_combo` weight of the combination its forced block makes
+//! (`sheet.rs`; `lines.rs` finds that cell).
 //!
 //! # Adding a shape or a combination
 //!
@@ -38,8 +41,9 @@
 //! [`Combo`] variant (with `NUM`, `ALL`, `WEIGHTED`, `count`, `name` and
 //! `describe`) and a row in `combo_of_levels`; one that needs another
 //! count also adds its field to `LEVELS` (and widens the table's index).
-//! The sheets' combination table, the board value's stones per
-//! combination, the TOML tables `[own_combo]`/`[opp_combo]`,
+//! The sheets' combination table, the reply term (which reads the
+//! opponent's combination at the completion cell), the board value's
+//! stones per combination, the TOML tables `[own_combo]`/`[opp_combo]`,
 //! `Weights::to_vec` (so training and `rounds.csv`) follow from those;
 //! `tests/it/eval.rs`'s `reference_combo` must learn the new row.
 
@@ -47,6 +51,7 @@ pub mod combo;
 mod evaluator;
 mod geometry;
 mod lines;
+mod reply;
 pub mod shape;
 mod sheet;
 mod threat_cells;

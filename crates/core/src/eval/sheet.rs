@@ -21,6 +21,18 @@
 //! `x + 0.0` is `x`, so a shape model scores bit for bit the same either
 //! way, and so does a combo model whose combination weights are 0.
 //!
+//! A combo model's cell score also looks one forced reply ahead: where a
+//! stone at the cell makes exactly one (k−1) for the mover, closed (no
+//! open one, no win, so not a [`Combo::DoubleIn1`]), the opponent must
+//! block it on its one completion cell, and the score subtracts `defence
+//! × opp_combo[c]` for the combination `c` the opponent's blocking stone
+//! makes there (after the mover's stone). Forcing the opponent onto its
+//! own fork cell costs what taking that cell would have gained. The
+//! combination there is the *reply* of the cell; [`Lines`](super::Lines)
+//! finds it, and a fourth table by reply holds both sheets' terms, added
+//! after the combination term. A reply of [`Combo::None`] adds 0, and so
+//! does a combo model whose `opp_combo` weights are 0.
+//!
 //! Scores are `f64` and always summed in direction order from the same
 //! table, so a cell's score is a pure function of its four shape pairs and
 //! its occupancy: incremental updates and a rebuild from scratch agree bit
@@ -64,6 +76,14 @@ pub struct Sheets {
     term: [[f64; 2]; PAIRS],
     /// Both sheets' combination term, by `black × Combo::NUM + white`.
     combo_term: [[f64; 2]; COMBO_PAIRS],
+    /// Each sheet's forced-reply term, by the opponent's combination at
+    /// the reply cell (the module's doc): `−defence × opp_combo[c]`.
+    reply_term: [[f64; 2]; Combo::NUM],
+    /// The side to move of each sheet, by [`Color::index`]: whose fours'
+    /// replies [`Lines`](super::Lines) looks up for it.
+    movers: [usize; 2],
+    /// Whether some reply term is nonzero ([`Sheets::has_replies`]).
+    replies: bool,
     /// Whether each sheet's weights are a combo model: if neither is, the
     /// combination term (all 0) is skipped.
     combo: [bool; 2],
@@ -112,21 +132,34 @@ fn combo_terms(weights: &Weights, mover: Color) -> [f64; COMBO_PAIRS] {
     })
 }
 
+/// One sheet's forced-reply term, by the opponent's combination at the
+/// reply cell: `−defence × opp_combo[c]` (0 for [`Combo::None`] and in
+/// the shape model).
+fn reply_terms(weights: &Weights) -> [f64; Combo::NUM] {
+    let [_, opp] = weights.by_combo();
+    opp.map(|w| -(weights.defence * w))
+}
+
 impl Sheets {
     /// Sheet `i` scores with `sheets[i].0` for `sheets[i].1` to move, on
-    /// the position whose cells (their shape pairs and what they hold) are
-    /// `now`, of a game whose empty board's cells are `blank`.
+    /// the position whose cells (their shape pairs, what they hold and
+    /// each sheet's reply combination, see [`Sheets::apply`]) are `now`,
+    /// of a game whose empty board's cells are `blank`.
     pub(crate) fn new<'a>(
         sheets: [(&Weights, Color); 2],
-        blank: impl ExactSizeIterator<Item = (&'a Pairs, Cell)>,
-        now: impl Iterator<Item = (&'a Pairs, Cell)>,
+        blank: impl ExactSizeIterator<Item = (&'a Pairs, Cell, [u8; 2])>,
+        now: impl Iterator<Item = (&'a Pairs, Cell, [u8; 2])>,
     ) -> Sheets {
         let [a, b] = sheets.map(|(w, mover)| terms(w, mover));
         let [ca, cb] = sheets.map(|(w, mover)| combo_terms(w, mover));
+        let [ra, rb] = sheets.map(|(w, _)| reply_terms(w));
         let cells = blank.len();
         let mut s = Sheets {
             term: std::array::from_fn(|p| [a[p], b[p]]),
             combo_term: std::array::from_fn(|p| [ca[p], cb[p]]),
+            reply_term: std::array::from_fn(|c| [ra[c], rb[c]]),
+            movers: sheets.map(|(_, mover)| mover.index()),
+            replies: ra.iter().chain(&rb).any(|&t| t != 0.0),
             combo: sheets.map(|(w, _)| w.combo.is_some()),
             scores: [vec![0.0; cells], vec![0.0; cells]],
             keys: [vec![0.0; cells], vec![0.0; cells]],
@@ -137,8 +170,8 @@ impl Sheets {
                 })
             }),
         };
-        for (cell, (pairs, state)) in blank.enumerate() {
-            s.apply(cell, pairs, state);
+        for (cell, (pairs, state, reply)) in blank.enumerate() {
+            s.apply(cell, pairs, state, reply);
         }
         s.blank = [0, 1].map(|i| {
             Arc::new(Blank {
@@ -146,29 +179,45 @@ impl Sheets {
                 keys: s.keys[i].clone(),
             })
         });
-        for (cell, (pairs, state)) in now.enumerate() {
-            s.apply(cell, pairs, state);
+        for (cell, (pairs, state, reply)) in now.enumerate() {
+            s.apply(cell, pairs, state, reply);
         }
         s
     }
 
-    /// Rescores one cell on both sheets from its shape pairs and what it
-    /// holds: always the same sum in the same order, so
-    /// equal shapes give bit-identical scores.
+    /// Rescores one cell on both sheets from its shape pairs, what it
+    /// holds and, per sheet, its reply (the combination index the
+    /// opponent's forced reply makes, 0 if none; read only by combo
+    /// sheets): always the same sum in the same order, so equal shapes
+    /// give bit-identical scores.
     #[inline]
-    pub(crate) fn apply(&mut self, cell: usize, pairs: &Pairs, state: Cell) {
+    pub(crate) fn apply(&mut self, cell: usize, pairs: &Pairs, state: Cell, reply: [u8; 2]) {
         assert!(cell < self.cells(), "cell {cell} of another game");
         assert!(pairs
             .iter()
             .all(|&p| (p as usize) < 2 * PAIRS && p % 2 == 0));
-        // SAFETY: both just checked.
+        assert!(reply.iter().all(|&r| (r as usize) < Combo::NUM));
+        // SAFETY: all just checked.
         unsafe {
             if self.has_combos() {
-                self.apply_unchecked::<true>(cell, pairs, state)
+                self.apply_unchecked::<true>(cell, pairs, state, reply)
             } else {
-                self.apply_unchecked::<false>(cell, pairs, state)
+                self.apply_unchecked::<false>(cell, pairs, state, reply)
             }
         }
+    }
+
+    /// Whether either sheet's reply term is nonzero somewhere: else the
+    /// lines need not find replies (a reply adds 0 either way).
+    #[inline]
+    pub(crate) fn has_replies(&self) -> bool {
+        self.replies
+    }
+
+    /// The side to move of sheet `i`, by [`Color::index`].
+    #[inline]
+    pub(crate) fn mover(&self, i: usize) -> usize {
+        self.movers[i]
     }
 
     /// Whether either sheet is of a combo model, so that the combination
@@ -181,18 +230,21 @@ impl Sheets {
     /// [`Sheets::apply`] without bounds checks, for the update loop, with
     /// the cell's pairs read in place: each a byte load, since one of them
     /// was just stored as a byte (a whole-word load would stall on store
-    /// forwarding). `COMBO` adds the combination term; without it the
-    /// sheets must have none ([`Sheets::has_combos`]).
+    /// forwarding). `COMBO` adds the combination term and each sheet's
+    /// reply term (`reply[i]` for sheet `i`); without it the sheets must
+    /// have none ([`Sheets::has_combos`]) and `reply` is not read.
     ///
     /// # Safety
-    /// `cell` must be below [`Sheets::cells`], and the pairs must be pair
-    /// indices (even, below 128).
+    /// `cell` must be below [`Sheets::cells`], the pairs must be pair
+    /// indices (even, below 128), and with `COMBO` the replies below
+    /// [`Combo::NUM`].
     #[inline(always)]
     pub(crate) unsafe fn apply_unchecked<const COMBO: bool>(
         &mut self,
         cell: usize,
         pairs: &Pairs,
         state: Cell,
+        reply: [u8; 2],
     ) {
         debug_assert!(COMBO || !self.has_combos());
         debug_assert!(cell < self.cells());
@@ -216,7 +268,21 @@ impl Sheets {
         let ([s0, s1], [k0, k1]) = if COMBO {
             // Below COMBO_PAIRS: both combinations are below Combo::NUM.
             let combo = &self.combo_term[combo_pair(pairs)];
-            sum([p(0), p(1), p(2), p(3), penalty, combo])
+            debug_assert!(reply.iter().all(|&r| (r as usize) < Combo::NUM));
+            // SAFETY: the caller's (replies below Combo::NUM).
+            let reply = unsafe {
+                [
+                    self.reply_term.get_unchecked(reply[0] as usize)[0],
+                    self.reply_term.get_unchecked(reply[1] as usize)[1],
+                ]
+            };
+            // A reply term of 0 adds +0.0, which changes no sum: skipped
+            // when every one is 0.
+            if self.replies {
+                sum([p(0), p(1), p(2), p(3), penalty, combo, &reply])
+            } else {
+                sum([p(0), p(1), p(2), p(3), penalty, combo])
+            }
         } else {
             sum([p(0), p(1), p(2), p(3), penalty])
         };
@@ -271,6 +337,11 @@ impl Sheets {
         for (mine, theirs) in self.combo_term.iter_mut().zip(&other.combo_term) {
             mine[i] = theirs[j];
         }
+        for (mine, theirs) in self.reply_term.iter_mut().zip(&other.reply_term) {
+            mine[i] = theirs[j];
+        }
+        self.movers[i] = other.movers[j];
+        self.replies = self.reply_term.iter().any(|t| t[0] != 0.0 || t[1] != 0.0);
         self.combo[i] = other.combo[j];
         if !Arc::ptr_eq(&self.blank[i], &other.blank[j]) {
             self.blank[i] = other.blank[j].clone();

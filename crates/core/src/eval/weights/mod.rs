@@ -147,7 +147,9 @@ pub struct ComboWeights {
     pub own: [f64; COMBOS],
     /// Added to a cell's defence value when a stone there would make the
     /// combination for the opponent (and subtracted from the board value
-    /// per opponent's stone that has it).
+    /// per opponent's stone that has it); charged, times defence, to a
+    /// cell whose one closed four forces the opponent's block onto a cell
+    /// where that block makes it.
     pub opp: [f64; COMBOS],
 }
 

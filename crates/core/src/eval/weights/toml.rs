@@ -213,6 +213,14 @@ impl Weights {
                 s,
                 "# [opp_combo] to the defence value), and to a board value per stone that has one."
             );
+            let _ = writeln!(
+                s,
+                "# A cell whose stone makes one closed four is charged defence x [opp_combo] of"
+            );
+            let _ = writeln!(
+                s,
+                "# the combination the opponent's forced block makes (the cell's reply)."
+            );
             let _ = writeln!(s);
             let _ = writeln!(s, "model = \"combo\"   # shapes plus combination weights");
         } else {
