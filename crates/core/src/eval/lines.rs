@@ -118,10 +118,45 @@ pub struct Lines {
     history: Vec<(u16, u8, u64)>,
     /// Moves in `history` played without sheets ([`Lines::play_unscored`]).
     unscored: usize,
+    /// The cells whose threat levels those moves changed, when recorded.
+    levels: LevelLog,
     updates: u64,
     /// The empty board's state, copied in to start a new game: far cheaper
     /// than undoing the previous game move by move.
     blank: Arc<Blank>,
+}
+
+/// (cell, direction) of each change of threat levels.
+type Changes = Vec<(u16, u8)>;
+
+/// The cells whose threat levels (`LEVELS`) the moves played without
+/// sheets changed, for [`Lines::score_unscored`]: a combo model's reply
+/// term reads its completion cell's levels, so the (k−1)s pointing at
+/// those cells must be rescored too, and only at those (a middle game has
+/// (k−1)s pointing at many of a move's touched cells).
+///
+/// Recording costs the moves of a shape-model search, so it is on only
+/// while the sheets last scored here had reply terms. It changes only in
+/// [`Lines::score_unscored`], when no move is unscored, so the unscored
+/// moves are either all recorded or none.
+#[derive(Clone, Debug, Default)]
+struct LevelLog {
+    /// Whether unscored moves record their cells.
+    on: bool,
+    /// The cells and the direction of the change, move after move (a
+    /// cell may repeat).
+    cells: Changes,
+    /// Per unscored move (when on): where its cells start in `cells`, so
+    /// that taking it back drops them (its undo restores their levels).
+    starts: Vec<u32>,
+}
+
+impl LevelLog {
+    /// Forgets every move's cells.
+    fn clear(&mut self) {
+        self.cells.clear();
+        self.starts.clear();
+    }
 }
 
 /// Everything kept about one cell, in 40 bytes (a new game copies every
@@ -137,15 +172,29 @@ struct Cell {
     state: game::Cell,
 }
 
-impl super::reply::Cell for Cell {
+/// A position's cells as the reply term reads them (`reply.rs`).
+#[derive(Clone, Copy)]
+struct View<'a> {
+    cells: &'a [Cell],
+    /// The high words of the codes, empty for windows of up to 32 cells.
+    high: &'a [[u64; 4]],
+}
+
+impl super::reply::Cells for View<'_> {
     #[inline(always)]
-    fn pairs(&self) -> &Pairs {
-        &self.pairs
+    fn pairs(&self, q: usize) -> &Pairs {
+        &self.cells[q].pairs
     }
 
     #[inline(always)]
-    fn state(&self) -> game::Cell {
-        self.state
+    fn state(&self, q: usize) -> game::Cell {
+        self.cells[q].state
+    }
+
+    #[inline(always)]
+    fn code(&self, q: usize, d: usize) -> u128 {
+        let high = self.high.get(q).map_or(0, |h| h[d]);
+        (high as u128) << 64 | self.cells[q].codes[d] as u128
     }
 }
 
@@ -208,6 +257,7 @@ impl Lines {
             track_counts: true,
             history: Vec::with_capacity(n),
             unscored: 0,
+            levels: LevelLog::default(),
             updates: 0,
         }
     }
@@ -240,6 +290,7 @@ impl Lines {
     pub fn reset(&mut self, sheets: &mut Sheets) {
         self.history.clear();
         self.unscored = 0;
+        self.levels.clear();
         self.cells.copy_from_slice(&self.blank.cells);
         self.high.copy_from_slice(&self.blank.high);
         self.threats.clone_from(&self.blank.threats);
@@ -260,7 +311,7 @@ impl Lines {
         let cell = self.geo.rules.index(m);
         let state = game::Cell::from(color);
         self.history.push((cell as u16, state as u8, hash));
-        self.set_cell(cell, state, Some(sheets));
+        self.set_cell(cell, state, Some(sheets), false);
     }
 
     /// Plays `m` for `color` without rescoring any sheet: for a search
@@ -275,7 +326,20 @@ impl Lines {
         self.history
             .push((cell as u16, state as u8 | UNSCORED, hash));
         self.unscored += 1;
-        self.set_cell(cell, state, None);
+        if self.levels.on {
+            self.levels.starts.push(self.levels.cells.len() as u32);
+            self.set_cell_recorded(cell, state);
+        } else {
+            self.set_cell(cell, state, None, false);
+        }
+    }
+
+    /// [`Lines::set_cell`] without sheets, recording the cells whose
+    /// levels change: kept apart so that the other moves' code, inlined,
+    /// holds no level tracking.
+    #[inline(never)]
+    fn set_cell_recorded(&mut self, cell: usize, state: game::Cell) {
+        self.set_cell(cell, state, None, true);
     }
 
     /// Rescores on `sheets` every cell that the moves played without them
@@ -295,7 +359,8 @@ impl Lines {
             self.cells.len(),
             "score sheets of another game"
         );
-        let (cells, geo) = (&self.cells, &*self.geo);
+        let (geo, view) = (&*self.geo, self.view());
+        let cells = view.cells;
         // The unscored moves are the last ones: a scored play on top of
         // an unscored one is refused.
         let unscored = self.history.len() - self.unscored..;
@@ -314,7 +379,12 @@ impl Lines {
         // cells.
         if sheets.has_combos() {
             let deps = sheets.has_replies();
-            let mut apply = |q: usize| combo_apply(geo, cells, q, sheets);
+            // Which touched cells' levels changed is recorded only once
+            // sheets with replies were scored here (`LevelLog`): until
+            // then every (k−1) that points at a touched cell is rescored.
+            let recorded = self.levels.on;
+            debug_assert!(!recorded || self.levels.starts.len() == self.unscored);
+            let mut apply = |q: usize| combo_apply(geo, &view, q, sheets);
             if many {
                 (0..cells.len()).for_each(&mut apply);
             } else {
@@ -323,12 +393,15 @@ impl Lines {
                     apply(cell);
                     for t in geo.touches(cell) {
                         apply(t.cell as usize);
-                        // Which touched cells' levels changed is not
-                        // known here: every (k−1) that points at one is
-                        // rescored.
-                        if deps {
-                            dependents(geo, cells, t.cell as usize, &mut apply);
+                        if deps && !recorded {
+                            let d = (t.word >> 1) as usize & 3;
+                            dependents(geo, &view, t.cell as usize, d, &mut apply);
                         }
+                    }
+                }
+                if deps && recorded {
+                    for &(r, d) in &self.levels.cells {
+                        dependents(geo, &view, r as usize, d as usize, &mut apply);
                     }
                 }
             }
@@ -357,6 +430,10 @@ impl Lines {
             entry.1 &= !UNSCORED;
         }
         self.unscored = 0;
+        self.levels.clear();
+        // Sheets with replies will read the cells the next unscored moves
+        // change; others need none of it.
+        self.levels.on = sheets.has_replies();
     }
 
     /// Takes back the last move (with the sheets if it was played with
@@ -366,9 +443,13 @@ impl Lines {
         if let Some((cell, state, _)) = self.history.pop() {
             if state & UNSCORED != 0 {
                 self.unscored -= 1;
-                self.set_cell(cell as usize, game::Cell::Empty, None);
+                self.set_cell(cell as usize, game::Cell::Empty, None, false);
+                if self.levels.on {
+                    let start = self.levels.starts.pop().expect("a start per unscored move");
+                    self.levels.cells.truncate(start as usize);
+                }
             } else {
-                self.set_cell(cell as usize, game::Cell::Empty, Some(sheets));
+                self.set_cell(cell as usize, game::Cell::Empty, Some(sheets), false);
             }
         }
     }
@@ -406,23 +487,35 @@ impl Lines {
 
     /// Sets (`state` a stone) or clears (empty) the stone at `cell`,
     /// updates every cell whose window sees it, and hands each changed cell
-    /// to the sheets.
+    /// to the sheets, or (without sheets, `record`) adds the cells whose
+    /// threat levels changed to the level log.
     #[inline(always)]
-    fn set_cell(&mut self, cell: usize, state: game::Cell, sheets: Option<&mut Sheets>) {
+    fn set_cell(
+        &mut self,
+        cell: usize,
+        state: game::Cell,
+        sheets: Option<&mut Sheets>,
+        record: bool,
+    ) {
+        debug_assert!(!(record && sheets.is_some()));
         let combos = self.track_combos.then_some(&mut self.combos);
         let (geo, counts) = (&*self.geo, (&mut self.counts, &mut self.threats, combos));
         let cells = (&mut self.cells[..], &mut self.high[..]);
         let at = (cell, state);
         // One dispatch per move, so the per-cell loop is specialised for
         // the flat table (the case that matters for speed), for whether
-        // counts are kept and for whether the sheets add combinations.
-        let combo = sheets.as_ref().is_some_and(|s| s.has_combos());
+        // counts are kept and for whether levels are followed (the sheets
+        // add combinations, or the move is recorded).
+        let combo = sheets.as_ref().map_or(record, |s| s.has_combos());
+        let log = record.then_some(&mut self.levels.cells);
         macro_rules! run {
             ($count:literal, $wide:literal, $classify:expr) => {
                 if combo {
-                    update::<$count, $wide, true>(geo, cells, counts, at, sheets, $classify)
+                    let out = (sheets, log);
+                    update::<$count, $wide, true>(geo, cells, counts, at, out, $classify)
                 } else {
-                    update::<$count, $wide, false>(geo, cells, counts, at, sheets, $classify)
+                    let out = (sheets, None);
+                    update::<$count, $wide, false>(geo, cells, counts, at, out, $classify)
                 }
             };
         }
@@ -596,6 +689,8 @@ impl Lines {
             + self.threats.heap_bytes()
             + self.blank.threats.heap_bytes()
             + self.history.capacity() * size_of::<(u16, u8, u64)>()
+            + self.levels.cells.capacity() * size_of::<(u16, u8)>()
+            + self.levels.starts.capacity() * size_of::<u32>()
     }
 
     /// Two score sheets on this position: sheet `i` scores with
@@ -608,20 +703,29 @@ impl Lines {
         let geo = &*self.geo;
         fn of<'a>(
             geo: &'a Geometry,
-            cells: &'a [Cell],
+            view: View<'a>,
             movers: Option<[usize; 2]>,
         ) -> impl ExactSizeIterator<Item = (&'a Pairs, game::Cell, [u8; 2])> {
-            cells.iter().enumerate().map(move |(q, c)| {
-                let reply = movers.map_or([0; 2], |m| m.map(|m| reply_at(geo, cells, q, m)));
+            view.cells.iter().enumerate().map(move |(q, c)| {
+                let reply = movers.map_or([0; 2], |m| m.map(|m| reply_at(geo, &view, q, m)));
                 (&c.pairs, c.state, reply)
             })
         }
         let movers = combo.then_some(movers);
-        Sheets::new(
-            sheets,
-            of(geo, &self.blank.cells, movers),
-            of(geo, &self.cells, movers),
-        )
+        let blank = View {
+            cells: &self.blank.cells,
+            high: &self.blank.high,
+        };
+        Sheets::new(sheets, of(geo, blank, movers), of(geo, self.view(), movers))
+    }
+
+    /// The cells as the reply term reads them.
+    #[inline(always)]
+    fn view(&self) -> View<'_> {
+        View {
+            cells: &self.cells,
+            high: &self.high,
+        }
     }
 
     /// One cell's shape pairs and what it holds.
@@ -729,14 +833,16 @@ pub(crate) fn shape_for(state: usize, pair: PairIndex) -> usize {
 /// The body of [`Lines::set_cell`], for one way of classifying line codes;
 /// returns the number of (cell, direction) updates. `combos` is `Some`
 /// when the stones per combination are kept (with `COUNT` only);
-/// `COMBO` says whether the sheets add combinations.
+/// `COMBO` says whether threat levels are followed: the sheets add
+/// combinations, or (without sheets) `log` receives the touched cells
+/// whose levels changed.
 #[inline(always)]
 fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
     geo: &Geometry,
     (cells, high): (&mut [Cell], &mut [[u64; 4]]),
     (counts, threats, mut combos): (&mut ShapeCounts, &mut ThreatCells, Option<&mut ComboCounts>),
     (cell, state): (usize, game::Cell),
-    mut sheets: Option<&mut Sheets>,
+    (mut sheets, mut log): (Option<&mut Sheets>, Option<&mut Changes>),
     mut classify: impl FnMut([u64; 2]) -> PairIndex,
 ) -> u64 {
     // The loop below indexes without checks: every touched cell comes from
@@ -772,7 +878,8 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
     if let Some(s) = sheets.as_deref_mut() {
         if COMBO {
             // A reply reads other cells: see `combo_apply`.
-            combo_apply(geo, cells, cell, s);
+            let view = View { cells, high };
+            combo_apply(geo, &view, cell, s);
         } else {
             // SAFETY: `cell` is a cell of this board (see the assertion
             // above), and the classifier gives pair indices.
@@ -783,8 +890,8 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
     // state to the new one: the two differ in exactly the bits of `flip`.
     let flip = (state as u8 ^ old_state as u8) as u64;
     let touches = geo.touches(cell);
-    // With combo sheets: the touched cells whose threat levels changed,
-    // by their place in `touches` (all of them past 128).
+    // With combo sheets: the empty touched cells whose threat levels
+    // changed, by their place in `touches` (all of them past 128).
     let mut moved = [0u64; 2];
     for (i, t) in touches.iter().enumerate() {
         let (q, d) = (t.cell as usize, (t.word >> 1) as usize & 3);
@@ -805,8 +912,14 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
         };
         let new = classify(code);
         let old = std::mem::replace(&mut c.pairs[d], new);
-        if COMBO && LEVELS[old as usize] != LEVELS[new as usize] && i < 128 {
-            moved[i / 64] |= 1 << (i % 64);
+        // An occupied cell is no completion cell, and stays occupied
+        // until this move is taken back (which drops its log entries).
+        if COMBO && c.state.is_empty() && LEVELS[old as usize] != LEVELS[new as usize] {
+            if let Some(log) = log.as_deref_mut() {
+                log.push((q as u16, d as u8));
+            } else if i < 128 {
+                moved[i / 64] |= 1 << (i % 64);
+            }
         }
         let qs = c.state as usize;
         // Only stones count (an empty cell's pair would go to the sink row
@@ -830,7 +943,7 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
         // Occupied cells too: −∞ either way, and no branch to mispredict.
         if let Some(s) = sheets.as_deref_mut() {
             if COMBO {
-                combo_apply(geo, cells, q, s);
+                combo_apply(geo, &View { cells, high }, q, s);
             } else {
                 // SAFETY: `q` is a cell of this board (see the assertion
                 // above), and the classifier gives pair indices.
@@ -844,8 +957,10 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
     if let Some(s) = sheets.filter(|s| COMBO && s.has_replies()) {
         for (i, t) in touches.iter().enumerate() {
             if i >= 128 || moved[i / 64] >> (i % 64) & 1 == 1 {
-                dependents(geo, cells, t.cell as usize, &mut |q| {
-                    combo_apply(geo, cells, q, s)
+                let view = View { cells, high };
+                let d = (t.word >> 1) as usize & 3;
+                dependents(geo, &view, t.cell as usize, d, &mut |q| {
+                    combo_apply(geo, &view, q, s)
                 });
             }
         }

@@ -9,67 +9,69 @@
 //! touched cell whose threat levels changed ([`dependents`]).
 
 use super::combo::{combo_in, LEVELS};
-use super::geometry::Geometry;
-use super::shape::{pair_shape, Pairs, Shape};
+use super::geometry::{Geometry, DIRS};
+use super::shape::{pair_shape, radius, Pairs, Shape};
 use super::sheet::Sheets;
 use crate::game;
 
-/// What the reply reads of a cell: its shape pairs and what it holds
-/// (`lines.rs`'s cells, which import this module, not the other way).
-pub(super) trait Cell {
-    /// Both players' shapes per direction.
-    fn pairs(&self) -> &Pairs;
-    /// What the cell holds.
-    fn state(&self) -> game::Cell;
+/// What the reply reads of a position's cells: their shape pairs, what
+/// they hold and their line codes (`lines.rs`'s cells, which import this
+/// module, not the other way).
+pub(super) trait Cells {
+    /// Both players' shapes per direction at cell `q`.
+    fn pairs(&self, q: usize) -> &Pairs;
+    /// What cell `q` holds.
+    fn state(&self, q: usize) -> game::Cell;
+    /// The line code of cell `q`'s window along direction `d`: its 2r
+    /// two-bit fields (0 empty, 1 black, 2 white, 3 off the board), the
+    /// high word's above bit 64.
+    fn code(&self, q: usize, d: usize) -> u128;
 }
 
 /// Rescores cell `q` on combo sheets, with its replies.
 #[inline(always)]
-pub(super) fn combo_apply(geo: &Geometry, cells: &[impl Cell], q: usize, s: &mut Sheets) {
+pub(super) fn combo_apply(geo: &Geometry, cells: &impl Cells, q: usize, s: &mut Sheets) {
     let reply = replies(geo, cells, q, s);
-    let c = &cells[q];
     // SAFETY: the caller's `q` is a cell of this board, as many as the
     // sheets hold (asserted in `update` and `score_unscored`), the pairs
     // are pair indices, and a reply is a combination index.
-    unsafe { s.apply_unchecked::<true>(q, c.pairs(), c.state(), reply) };
+    unsafe { s.apply_unchecked::<true>(q, cells.pairs(q), cells.state(q), reply) };
 }
 
-/// Calls `apply` on every empty cell whose reply may be empty cell `r`:
-/// those within k−1 of `r` with a closed (k−1) along the line through
-/// `r`. That line then gives `r` a win or a (k−1) of the same colour (the
-/// same stones with `r` in place of the other cell), so only those of
-/// `r`'s lines are walked, and most cells have none.
+/// Calls `apply` on every empty cell whose reply may read empty cell `r`
+/// after `r`'s threat levels changed in direction `changed` (4: in any):
+/// the cells `q` with a closed (k−1) along a line `d` through `r` whose
+/// completion cell is `r`. A stone of that colour on both `q` and `r`
+/// makes a win, so `r` has a win or a (k−1) there too, and `q` is one of
+/// `r`'s [`completions`] along `d`: at most two cells per direction and
+/// colour, read off `r`'s line code. Direction `changed` itself is
+/// skipped: `q`'s reply reads `r`'s three other lines, and a change on
+/// the shared line that reached `q`'s window made `q` a touched cell,
+/// rescored anyway.
 #[inline]
 pub(super) fn dependents(
     geo: &Geometry,
-    cells: &[impl Cell],
+    cells: &impl Cells,
     r: usize,
+    changed: usize,
     apply: &mut impl FnMut(usize),
 ) {
-    let c = &cells[r];
-    if !c.state().is_empty() || fours(c.pairs()) == 0 {
+    let pairs = cells.pairs(r);
+    if !cells.state(r).is_empty() || fours(pairs) == 0 {
         return;
     }
-    let rules = &geo.rules;
-    let (w, h, k) = (rules.width as i32, rules.height as i32, rules.k as i32);
-    let (x, y) = (r as i32 % w, r as i32 / w);
     let closed = Shape::ClosedIn1 as u8;
-    for (d, &(dx, dy)) in super::geometry::DIRS.iter().enumerate() {
-        let colours = FOURS[c.pairs()[d] as usize];
+    for d in (0..4).filter(|&d| d != changed) {
+        let colours = FOURS[pairs[d] as usize];
         if colours == 0 {
             continue;
         }
-        for i in (1 - k..k).filter(|&i| i != 0) {
-            let (qx, qy) = (x + i * dx, y + i * dy);
-            if qx < 0 || qx >= w || qy < 0 || qy >= h {
-                continue;
-            }
-            let q = (qy * w + qx) as usize;
-            let p = cells[q].pairs()[d];
-            let fours =
-                (pair_shape(p, 0) == closed) as u8 | ((pair_shape(p, 1) == closed) as u8) << 1;
-            if cells[q].state().is_empty() && fours & colours != 0 {
-                apply(q);
+        let code = cells.code(r, d);
+        for color in (0..2).filter(|&c| colours >> c & 1 == 1) {
+            for q in completions(geo, code, r, d, color).into_iter().flatten() {
+                if pair_shape(cells.pairs(q)[d], color) == closed {
+                    apply(q);
+                }
             }
         }
     }
@@ -128,12 +130,11 @@ static CLOSED: [u16; 128] = {
 /// Each sheet's reply at cell `q` ([`reply_at`] for the sheet's mover),
 /// or none where the sheets' reply terms are all 0.
 #[inline]
-pub(super) fn replies(geo: &Geometry, cells: &[impl Cell], q: usize, sheets: &Sheets) -> [u8; 2] {
-    let c = &cells[q];
-    if !sheets.has_replies() || !c.state().is_empty() {
+pub(super) fn replies(geo: &Geometry, cells: &impl Cells, q: usize, sheets: &Sheets) -> [u8; 2] {
+    if !sheets.has_replies() || !cells.state(q).is_empty() {
         return [0; 2];
     }
-    let p = c.pairs();
+    let p = cells.pairs(q);
     let sum = CLOSED[p[0] as usize]
         + CLOSED[p[1] as usize]
         + CLOSED[p[2] as usize]
@@ -156,17 +157,16 @@ pub(super) fn replies(geo: &Geometry, cells: &[impl Cell], q: usize, sheets: &Sh
 /// when a `color` stone there makes exactly one (k−1), closed, and no
 /// open one or win, the combination index of the opponent's stone on its
 /// completion cell over that cell's three other lines (the shared line is
-/// the mover's); else 0. It reads the cells of `q`'s window on that line
-/// and the completion cell's pairs, so it changes only with `q`'s codes
-/// or the completion cell's levels.
+/// the mover's); else 0. It reads `q`'s line code on that line and the
+/// completion cell's pairs, so it changes only with `q`'s codes or the
+/// completion cell's levels.
 #[inline]
-pub(super) fn reply_at(geo: &Geometry, cells: &[impl Cell], q: usize, color: usize) -> u8 {
-    let me = &cells[q];
-    if !me.state().is_empty() {
+pub(super) fn reply_at(geo: &Geometry, cells: &impl Cells, q: usize, color: usize) -> u8 {
+    if !cells.state(q).is_empty() {
         return 0;
     }
     let mut dir = None;
-    for (d, &p) in me.pairs().iter().enumerate() {
+    for (d, &p) in cells.pairs(q).iter().enumerate() {
         let s = pair_shape(p, color);
         if s == Shape::ClosedIn1 as u8 {
             if dir.is_some() {
@@ -178,10 +178,10 @@ pub(super) fn reply_at(geo: &Geometry, cells: &[impl Cell], q: usize, color: usi
         }
     }
     let Some(d) = dir else { return 0 };
-    let Some(r) = completion(geo, cells, q, d, color) else {
-        return 0;
-    };
-    let p = cells[r].pairs();
+    // A closed (k−1) has one completion cell; the negative side's first.
+    let [left, right] = completions(geo, cells.code(q, d), q, d, color);
+    let Some(r) = left.or(right) else { return 0 };
+    let p = cells.pairs(r);
     let others: u32 = (0..4)
         .filter(|&e| e != d)
         .map(|e| LEVELS[p[e] as usize])
@@ -189,58 +189,57 @@ pub(super) fn reply_at(geo: &Geometry, cells: &[impl Cell], q: usize, color: usi
     combo_in(others, 1 - color) as u8
 }
 
-/// The empty cell within k−1 of `q` along direction `d` where a `color`
-/// stone, with one on `q`, makes a winning line through `q` (the one on
-/// the negative side first; a closed (k−1) has one). Only the first cell
-/// past `q`'s own run on either side can be it: any later one leaves a
-/// gap. Runs are counted to k + 1 stones a side, past which neither
-/// rule's verdict changes, so the answer depends on `q`'s window only.
-fn completion(
-    geo: &Geometry,
-    cells: &[impl Cell],
-    q: usize,
-    d: usize,
-    color: usize,
-) -> Option<usize> {
+/// The empty cells within k−1 of cell `q` along direction `d` (on its
+/// negative side, then its positive side) where a `color` stone, with one
+/// on `q`, makes a winning line through `q`, from `code`, `q`'s line code
+/// along `d`. Only the first cell past `q`'s own run on either side can
+/// be one: any later one leaves a gap. A run is read to the window's
+/// edge: where the stones reach it, the line through the gap is at least
+/// r + 1 long, which is k in freestyle (a win, however long it goes on)
+/// and k + 1 in exact (none), so the cells past the window never change
+/// the answer.
+#[inline]
+fn completions(geo: &Geometry, code: u128, q: usize, d: usize, color: usize) -> [Option<usize>; 2] {
     let rules = &geo.rules;
-    let (w, h, k) = (rules.width as i32, rules.height as i32, rules.k as i32);
-    let (x, y) = (q as i32 % w, q as i32 / w);
-    let (dx, dy) = super::geometry::DIRS[d];
-    let at = |i: i32| {
-        let (cx, cy) = (x + i * dx, y + i * dy);
-        (cx >= 0 && cx < w && cy >= 0 && cy < h).then_some((cy * w + cx) as usize)
+    let k = rules.k as i32;
+    let r = radius(rules.k, rules.rule) as i32;
+    // The field of the cell at offset `i` (0 < |i| ≤ r), as in the
+    // geometry's windows: the r cells before `q`, then the r after it.
+    let field = |i: i32| {
+        let pos = if i < 0 { i + r } else { i + r - 1 };
+        (code >> (2 * pos)) as u32 & 3
     };
-    let stone = color as u8 + 1;
-    // From offset `i` on, the `color` stones in a row (at most k + 1).
+    let stone = color as u32 + 1;
+    // From offset `i` on, the `color` stones in a row, to the window's
+    // edge.
     let run = |mut i: i32, sign: i32| {
         let mut n = 0;
-        while n <= k && at(i).is_some_and(|c| cells[c].state() as u8 == stone) {
+        while i.abs() <= r && field(i) == stone {
             n += 1;
             i += sign;
         }
         n
     };
     // Per side: the stones next to `q`, the empty cell after them (if
-    // within k − 1) and the stones past it.
+    // within k − 1, so inside the window) and the stones past it.
     let side = |sign: i32| {
         let near = run(sign, sign);
         let gap = sign * (near + 1);
-        let empty = (near + 1 < k)
-            .then(|| at(gap))
-            .flatten()
-            .filter(|&c| cells[c].state().is_empty());
-        let far = empty.map_or(0, |_| run(gap + sign, sign));
-        (near, empty, far)
+        let empty = near + 1 < k && field(gap) == 0;
+        let far = if empty { run(gap + sign, sign) } else { 0 };
+        (near, empty.then_some(gap), far)
     };
-    let (left, right) = (side(-1), side(1));
     let wins = |n: i32| match rules.rule {
         game::Rule::Freestyle => n >= k,
         game::Rule::Exact => n == k,
     };
-    let (ln, le, lf) = left;
-    let (rn, re, rf) = right;
-    if let Some(r) = le.filter(|_| wins(ln + 2 + lf + rn)) {
-        return Some(r);
-    }
-    re.filter(|_| wins(rn + 2 + rf + ln))
+    let ((ln, le, lf), (rn, re, rf)) = (side(-1), side(1));
+    let (dx, dy) = DIRS[d];
+    let step = dy as isize * rules.width as isize + dx as isize;
+    // An empty field is a cell of the board, at that offset.
+    let cell = |i: i32| (q as isize + i as isize * step) as usize;
+    [
+        le.filter(|_| wins(ln + 2 + lf + rn)).map(cell),
+        re.filter(|_| wins(rn + 2 + rf + ln)).map(cell),
+    ]
 }
