@@ -8,8 +8,8 @@ use super::params::{
 };
 use super::picker::Defence;
 use super::{Proof, Search};
-use crate::eval::Threat;
 use crate::eval::WIN;
+use crate::eval::{Shape, Threat};
 use crate::game::{stone_key, Color};
 use crate::players::tt::UNPROVEN_SHIFT;
 use crate::threats::{win_cells, Mode, Verdict};
@@ -246,10 +246,24 @@ impl Search {
         // move not shown to lose. Either way the moves cut lose to the
         // threat or may, so a loss against the rest is no proof unless
         // every move was checked.
+        //
+        // A forcing move of the mover's (a four or an open three) that
+        // the check could not decide is kept too: it is the
+        // move an attack wins with, and the checks after it are the ones
+        // that run out (seen at 300 ms a move: a claimed win in 17 lost
+        // because its next move, `i13`, left a VCT check that needs 1.3M
+        // nodes, and was cut).
         if holds.is_empty() {
             holds = unchecked;
         } else if !unchecked.is_empty() {
             self.root.complete = false;
+            let lines = self.eval.lines();
+            holds.extend(unchecked.into_iter().filter(|&c| {
+                lines
+                    .shapes_at_cell(c as usize, mover)
+                    .iter()
+                    .any(|&s| matches!(s, Shape::OpenIn1 | Shape::ClosedIn1 | Shape::OpenIn2))
+            }));
         }
         if !holds.is_empty() {
             self.root.order = holds;
