@@ -577,16 +577,7 @@ impl Lines {
         if self.threats.makes(cell, reply, Threat::WinInTwo) {
             wins_in_two -= 1;
         }
-        let flip = state as u64;
-        for t in self.geo.touches(cell) {
-            let (q, d) = (t.cell as usize, (t.word >> 1) as usize & 3);
-            // SAFETY: the geometry's cells are this board's, and a flat
-            // table has an entry for every low word (as in `set_cell`).
-            let c = unsafe { self.cells.get_unchecked(q) };
-            let code = c.codes[d] ^ (flip << t.shift);
-            debug_assert!((code as usize) < table.len());
-            let new = unsafe { *table.get_unchecked(code as usize) };
-            let old = c.pairs[d];
+        self.for_each_touched(cell, color, table, |q, c, old, new| {
             let qs = c.state as usize;
             if qs != 0 {
                 counts[qs][shape_for(qs, old)] -= 1;
@@ -596,7 +587,7 @@ impl Lines {
                     .threats
                     .change_in(q, (old, new), reply, Threat::WinInTwo);
             }
-        }
+        });
         let reply_wins_in_three = wins_in_two == 0
             && self.threats.any(reply, Threat::WinInThree)
             && self.wins_in_three_after(cell, color, table);
@@ -620,19 +611,41 @@ impl Lines {
         };
         let (mut threes, mut fours) =
             (count(reply, Threat::WinInThree), count(color, Threat::Four));
+        self.for_each_touched(cell, color, table, |q, c, old, new| {
+            if c.state.is_empty() {
+                threes += self
+                    .threats
+                    .change_in(q, (old, new), reply, Threat::WinInThree);
+                fours += self.threats.change_in(q, (old, new), color, Threat::Four);
+            }
+        });
+        threes > 0 && fours == 0
+    }
+
+    /// Calls `f(q, cell, old, new)` for each cell `q` that a `color` stone
+    /// on the empty `cell` would touch, with `q`'s pair in the direction
+    /// they share before (`old`) and after (`new`) it: the one walk behind
+    /// [`Lines::peek`]'s reads. Each touched cell shares one line with the
+    /// stone, so its new pair is one lookup of the flat `table`.
+    #[inline(always)]
+    fn for_each_touched(
+        &self,
+        cell: usize,
+        color: Color,
+        table: &[PairIndex],
+        mut f: impl FnMut(usize, &Cell, PairIndex, PairIndex),
+    ) {
         let flip = game::Cell::from(color) as u64;
         for t in self.geo.touches(cell) {
             let (q, d) = (t.cell as usize, (t.word >> 1) as usize & 3);
-            let c = &self.cells[q];
-            if !c.state.is_empty() {
-                continue;
-            }
-            let new = table[(c.codes[d] ^ (flip << t.shift)) as usize];
-            let change = (c.pairs[d], new);
-            threes += self.threats.change_in(q, change, reply, Threat::WinInThree);
-            fours += self.threats.change_in(q, change, color, Threat::Four);
+            // SAFETY: the geometry's cells are this board's, and a flat
+            // table has an entry for every low word (as in `set_cell`).
+            let c = unsafe { self.cells.get_unchecked(q) };
+            let code = c.codes[d] ^ (flip << t.shift);
+            debug_assert!((code as usize) < table.len());
+            let new = unsafe { *table.get_unchecked(code as usize) };
+            f(q, c, c.pairs[d], new);
         }
-        threes > 0 && fours == 0
     }
 
     /// Keeps (or stops keeping) the stones per combination for the board
