@@ -5,12 +5,21 @@
 //!   and the exact solver's (which packs it into the spare bits of a byte).
 //! - [`MATE_BOUND`] and [`describe_score`]: which scores are forced wins
 //!   and losses, and how they read.
-//! - `Table`: a fixed array of 2^bits entries, replaced always. Each entry
+//! - `Table`: a fixed array of 2^bits entries, one per slot. Each entry
 //!   carries the table's *generation* when it was stored; a new game starts
 //!   a new generation, so entries of older games read as empty without
 //!   clearing the array (1.5 MiB at the default size, 52–56 µs a game). The
 //!   generation is a byte: when it wraps, the array is cleared once, so an
 //!   entry 256 games old can never pass for a current one.
+//! - Replacement: a store replaces its slot's entry unless that entry is of
+//!   another position, of this game, and worth more ([`Table::store`]):
+//!   a proof of a win or loss stored in one of the last
+//!   [`PROOF_KEPT_SEARCHES`] searches, or a result searched deeper than
+//!   the new one by more than [`DEPTH_MARGIN`] plies once its age (two
+//!   plies per search since) is taken off. A search of 300 ms visits about
+//!   as many nodes as a brain's table has slots, so always replacing lost
+//!   the deep results near the root, and with them the proof of a claimed
+//!   win, by the next move.
 //! - Sizing: [`table_bytes`], [`check_tables`], [`ensure_tables`] keep a
 //!   table within the memory the system has.
 
@@ -123,6 +132,8 @@ pub(crate) struct Entry {
     pub bound: Bound,
     /// The table's generation when stored; 0 is never current.
     generation: u8,
+    /// The table's search count when stored (see [`Table::new_search`]).
+    search: u8,
 }
 
 /// The `best` of an entry that has no move.
@@ -136,19 +147,43 @@ impl Entry {
         depth: 0,
         bound: Bound::Upper,
         generation: 0,
+        search: 0,
     };
+
+    /// Whether the entry proves its position won or lost: a mate score
+    /// (likely wins and losses are shifted below [`MATE_BOUND`]) bounded on
+    /// the side that makes it a proof.
+    fn is_proof(&self) -> bool {
+        match self.bound {
+            Bound::Exact => self.score.abs() >= MATE_BOUND,
+            Bound::Lower => self.score >= MATE_BOUND,
+            Bound::Upper => self.score <= -MATE_BOUND,
+        }
+    }
 }
+
+/// Searches for which a stored proof is kept against entries of other
+/// positions ([`Table::store`]): a claimed win is played over the next
+/// moves, and each of them reads its proof back.
+pub const PROOF_KEPT_SEARCHES: u8 = 4;
+
+/// Plies by which an entry of another position, after its age is taken
+/// off, must be deeper than a new result to be kept ([`Table::store`]).
+pub const DEPTH_MARGIN: i32 = 2;
 
 /// Bytes per transposition-table entry, for sizing tables to a memory budget.
 pub const TT_ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
 /// The search player's transposition table: 2^bits entries, one per slot,
-/// always replaced, aged by generation (see the module documentation).
+/// aged by game (generation) and by search (see the module documentation).
 #[derive(Clone)]
 pub(crate) struct Table {
     entries: Vec<Entry>,
     /// Entries of this generation are current; 1 to 255.
     generation: u8,
+    /// Searches started in this generation, wrapping (only differences
+    /// are read, and an entry old enough to wrap has no weight left).
+    search: u8,
 }
 
 impl fmt::Debug for Table {
@@ -166,6 +201,7 @@ impl Table {
         Table {
             entries: vec![Entry::EMPTY; 1 << bits],
             generation: 1,
+            search: 0,
         }
     }
 
@@ -184,6 +220,7 @@ impl Table {
         Ok(Table {
             entries,
             generation: 1,
+            search: 0,
         })
     }
 
@@ -199,6 +236,7 @@ impl Table {
 
     /// Empties the table: every entry stored so far reads as empty.
     pub fn clear(&mut self) {
+        self.search = 0;
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             // Wrapped: entries 256 generations old would look current.
@@ -236,10 +274,31 @@ impl Table {
         let _ = key;
     }
 
-    /// Stores a result for `key`, replacing whatever its slot held.
+    /// Starts a new search: entries stored before it age by one search.
+    pub fn new_search(&mut self) {
+        self.search = self.search.wrapping_add(1);
+    }
+
+    /// Stores a result for `key` searched `depth` plies deep, unless its
+    /// slot holds a result worth more: one of another position, of this
+    /// game, that is a proof stored in the last [`PROOF_KEPT_SEARCHES`]
+    /// searches, or that is deeper than `depth` by more than
+    /// [`DEPTH_MARGIN`] plies after two plies per search of age are taken
+    /// off it. A result for the same position always replaces the old
+    /// one: it is the newer search of that position.
     #[inline]
     pub fn store(&mut self, key: u64, score: f64, best: u16, depth: u8, bound: Bound) {
         let slot = self.slot(key);
+        let old = &self.entries[slot];
+        if old.key != key && old.generation == self.generation {
+            let age = self.search.wrapping_sub(old.search);
+            if old.is_proof() && age < PROOF_KEPT_SEARCHES {
+                return;
+            }
+            if old.depth as i32 - 2 * age as i32 > depth as i32 + DEPTH_MARGIN {
+                return;
+            }
+        }
         self.entries[slot] = Entry {
             key,
             score,
@@ -247,6 +306,7 @@ impl Table {
             depth,
             bound,
             generation: self.generation,
+            search: self.search,
         };
     }
 }
@@ -379,6 +439,71 @@ mod tests {
         for _ in 0..256 {
             t.clear();
             assert!(t.probe(5).is_none());
+        }
+    }
+
+    /// Keys 5 and 21 share a slot of a 16-entry table.
+    fn depth_of(t: &Table, key: u64) -> Option<u8> {
+        t.probe(key).map(|e| e.depth)
+    }
+
+    #[test]
+    fn a_deeper_result_of_another_position_is_kept_until_it_ages() {
+        let mut t = Table::new(4);
+        t.new_search();
+        t.store(5, 1.0, 3, 8, Bound::Exact);
+        // Within the margin of its depth, or the same position: replaced.
+        t.store(5, 2.0, 3, 1, Bound::Lower);
+        assert_eq!(depth_of(&t, 5), Some(1), "same position: newer wins");
+        t.store(5, 1.0, 3, 8, Bound::Exact);
+        t.store(21, 1.0, 3, 5, Bound::Exact);
+        assert_eq!(depth_of(&t, 5), Some(8), "8 > 5 + 2: kept");
+        assert_eq!(depth_of(&t, 21), None);
+        t.store(21, 1.0, 3, 6, Bound::Exact);
+        assert_eq!(depth_of(&t, 21), Some(6), "8 is not > 6 + 2: replaced");
+        // Two plies of age a search: depth 8 two searches on weighs 4.
+        t.store(5, 1.0, 3, 8, Bound::Exact);
+        t.new_search();
+        t.store(21, 1.0, 3, 3, Bound::Exact);
+        assert_eq!(depth_of(&t, 5), Some(8), "8 - 2 > 3 + 2: kept");
+        t.new_search();
+        t.store(21, 1.0, 3, 3, Bound::Exact);
+        assert_eq!(depth_of(&t, 21), Some(3), "8 - 4 is not > 3 + 2");
+        // Another game's entry never stands in the way.
+        t.store(5, 1.0, 3, 60, Bound::Exact);
+        t.clear();
+        t.store(21, 1.0, 3, 0, Bound::Upper);
+        assert_eq!(depth_of(&t, 21), Some(0));
+    }
+
+    #[test]
+    fn a_proof_is_kept_for_a_few_searches() {
+        let win = to_tt(WIN - 9.0, 0);
+        for (score, bound, proof) in [
+            (win, Bound::Exact, true),
+            (win, Bound::Lower, true),
+            (-win, Bound::Upper, true),
+            (-win, Bound::Exact, true),
+            // The bound on the wrong side proves nothing.
+            (win, Bound::Upper, false),
+            (-win, Bound::Lower, false),
+            // A likely win is no proof.
+            (win - UNPROVEN_SHIFT, Bound::Exact, false),
+        ] {
+            let mut t = Table::new(4);
+            t.new_search();
+            t.store(5, score, 3, 1, bound);
+            for searches in 0..PROOF_KEPT_SEARCHES {
+                t.store(21, 0.0, 3, 40, Bound::Exact);
+                let kept = t.probe(5).is_some();
+                assert_eq!(kept, proof, "{score} {bound:?} after {searches} searches");
+                if !kept {
+                    break;
+                }
+                t.new_search();
+            }
+            t.store(21, 0.0, 3, 40, Bound::Exact);
+            assert!(t.probe(5).is_none(), "{score} {bound:?}: replaced at last");
         }
     }
 

@@ -10,6 +10,7 @@ impl Search {
         self.start = Instant::now();
         self.nodes = 0;
         self.stopped = false;
+        self.tt.new_search();
         // A win now: no search needed.
         if let Some(cell) = self.winning_move() {
             return self.report(1, 1, WIN - 1.0, cell, Some(Proof::Search));
