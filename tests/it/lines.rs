@@ -56,6 +56,15 @@ fn steps() -> impl Strategy<Value = Vec<Option<usize>>> {
     )
 }
 
+/// The empty cell `i` (modulo their number) of a board that has one.
+fn nth_empty(board: &Board, i: usize) -> mnk::game::Move {
+    let rules = board.rules();
+    let empty: Vec<usize> = (0..rules.cells())
+        .filter(|&c| board.cells()[c].is_empty())
+        .collect();
+    rules.move_at(empty[i % empty.len()])
+}
+
 fn bits(s: &[f64]) -> Vec<u64> {
     s.iter().map(|v| v.to_bits()).collect()
 }
@@ -78,8 +87,7 @@ proptest! {
         for step in steps {
             match step {
                 Some(i) if !board.is_over() => {
-                    let empty: Vec<usize> = (0..rules.cells()).filter(|&c| board.cells()[c].is_empty()).collect();
-                    let m = rules.move_at(empty[i % empty.len()]);
+                    let m = nth_empty(&board, i);
                     let (color, hash) = (board.to_move(), board.hash());
                     lines.play(m, color, hash, &mut sheets);
                     eb.play(m, color, hash);
@@ -181,8 +189,7 @@ proptest! {
             if board.is_over() {
                 break;
             }
-            let empty: Vec<usize> = (0..rules.cells()).filter(|&c| board.cells()[c].is_empty()).collect();
-            let m = rules.move_at(empty[step % empty.len()]);
+            let m = nth_empty(&board, step);
             let (color, hash) = (board.to_move(), board.hash());
             let before = bits(fast.scores(color));
             fast.play_unscored(m, color, hash);
@@ -239,8 +246,7 @@ proptest! {
             for step in run {
                 match step {
                     Some(i) if !board.is_over() => {
-                        let empty: Vec<usize> = (0..rules.cells()).filter(|&c| board.cells()[c].is_empty()).collect();
-                        let m = rules.move_at(empty[i % empty.len()]);
+                        let m = nth_empty(&board, i);
                         let (color, hash) = (board.to_move(), board.hash());
                         fast.play_unscored(m, color, hash);
                         full.play(m, color, hash);
@@ -313,8 +319,7 @@ proptest! {
         for step in steps {
             match step {
                 Some(i) if !board.is_over() => {
-                    let empty: Vec<usize> = (0..rules.cells()).filter(|&c| board.cells()[c].is_empty()).collect();
-                    let m = rules.move_at(empty[i % empty.len()]);
+                    let m = nth_empty(&board, i);
                     let (color, hash) = (board.to_move(), board.hash());
                     if unscored {
                         // A leaf's move, taken back at once.

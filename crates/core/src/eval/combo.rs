@@ -168,31 +168,35 @@ pub(crate) const LEVEL_BITS: u32 = 9;
 /// White's counts start here; black's at 0.
 pub(crate) const WHITE_LEVELS: u32 = 16;
 
-/// By pair index (so with a gap at every odd index), both colours'
-/// level counts of one direction: black's in bits 0–8, white's in 16–24.
-pub(crate) static LEVELS: [u32; 128] = {
+/// A table by pair index of both colours' values of one direction,
+/// `of_shape[black's shape] | of_shape[white's shape] << white`: the
+/// per-direction contributions that a cell's four directions add up
+/// ([`LEVELS`] here, the reply's tables in `reply.rs`). Odd indices, which
+/// no pair has, repeat the even index below them.
+pub(crate) const fn by_pair(of_shape: [u32; Shape::NUM], white: u32) -> [u32; 128] {
     let mut t = [0u32; 128];
     let mut p = 0;
     while p < 128 {
-        let mut c = 0;
-        while c < 2 {
-            let s = pair_shape(p as u8, c);
-            let v = if s == Shape::OpenIn1 as u8 || s == Shape::ClosedIn1 as u8 {
-                1 << FOURS
-            } else if s == Shape::OpenIn2 as u8 {
-                1 << THREES
-            } else if s == Shape::OpenIn3 as u8 {
-                1 << TWOS
-            } else {
-                0
-            };
-            t[p] |= v << (c as u32 * WHITE_LEVELS);
-            c += 1;
-        }
-        p += 2;
+        let (b, w) = (pair_shape(p as u8, 0), pair_shape(p as u8, 1));
+        t[p] = of_shape[b as usize] | of_shape[w as usize] << white;
+        p += 1;
     }
     t
-};
+}
+
+/// By pair index, both colours' level counts of one direction: black's
+/// in bits 0–8, white's in 16–24.
+pub(crate) static LEVELS: [u32; 128] = by_pair(
+    {
+        let mut v = [0; Shape::NUM];
+        v[Shape::OpenIn1 as usize] = 1 << FOURS;
+        v[Shape::ClosedIn1 as usize] = 1 << FOURS;
+        v[Shape::OpenIn2 as usize] = 1 << THREES;
+        v[Shape::OpenIn3 as usize] = 1 << TWOS;
+        v
+    },
+    WHITE_LEVELS,
+);
 
 /// The combination of one colour's level counts (a 9-bit field of a
 /// [`LEVELS`] sum): the module's table, row by row.

@@ -385,45 +385,25 @@ impl Lines {
             let recorded = self.levels.on;
             debug_assert!(!recorded || self.levels.starts.len() == self.unscored);
             let mut apply = |q: usize| combo_apply(geo, &view, q, sheets);
-            if many {
-                (0..cells.len()).for_each(&mut apply);
-            } else {
-                for entry in moves {
-                    let cell = entry.0 as usize;
-                    apply(cell);
-                    for t in geo.touches(cell) {
-                        apply(t.cell as usize);
-                        if deps && !recorded {
-                            let d = (t.word >> 1) as usize & 3;
-                            dependents(geo, &view, t.cell as usize, d, &mut apply);
-                        }
-                    }
+            each_changed(geo, moves, many, |q, d| {
+                apply(q);
+                if deps && !recorded && d < 4 {
+                    dependents(geo, &view, q, d, &mut apply);
                 }
-                if deps && recorded {
-                    for &(r, d) in &self.levels.cells {
-                        dependents(geo, &view, r as usize, d as usize, &mut apply);
-                    }
+            });
+            if deps && recorded && !many {
+                for &(r, d) in &self.levels.cells {
+                    dependents(geo, &view, r as usize, d as usize, &mut apply);
                 }
             }
         } else {
-            let mut apply = |q: usize| {
+            each_changed(geo, moves, many, |q, _| {
                 let c = &cells[q];
                 // SAFETY: `q` is a cell of this board, as many as the
                 // sheets hold (asserted above), and the pairs are pair
                 // indices.
                 unsafe { sheets.apply_unchecked::<false>(q, &c.pairs, c.state, [0; 2]) };
-            };
-            if many {
-                (0..cells.len()).for_each(&mut apply);
-            } else {
-                for entry in moves {
-                    let cell = entry.0 as usize;
-                    apply(cell);
-                    for t in geo.touches(cell) {
-                        apply(t.cell as usize);
-                    }
-                }
-            }
+            });
         }
         for entry in &mut self.history[unscored] {
             debug_assert!(entry.1 & UNSCORED != 0);
@@ -823,6 +803,31 @@ impl Lines {
     #[inline]
     pub fn can_win_now(&self, color: Color) -> bool {
         self.with_counts(|c| can_win(c, color))
+    }
+}
+
+/// Calls `apply(q, d)` on every cell whose sheet entry the unscored
+/// `moves` may have changed: every cell of the board (`all`, fewer than
+/// the moves' cells when there are many), or each move's cell and every
+/// cell it touches. `d` is the direction in which a touched cell's code
+/// changed, 4 for the others.
+#[inline(always)]
+fn each_changed(
+    geo: &Geometry,
+    moves: &[(u16, u8, u64)],
+    all: bool,
+    mut apply: impl FnMut(usize, usize),
+) {
+    if all {
+        (0..geo.rules.cells()).for_each(|q| apply(q, 4));
+        return;
+    }
+    for entry in moves {
+        let cell = entry.0 as usize;
+        apply(cell, 4);
+        for t in geo.touches(cell) {
+            apply(t.cell as usize, (t.word >> 1) as usize & 3);
+        }
     }
 }
 

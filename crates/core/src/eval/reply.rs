@@ -8,7 +8,7 @@
 //! move touches, the lines rescore the closed (k−1)s that point at a
 //! touched cell whose threat levels changed ([`dependents`]).
 
-use super::combo::{combo_in, LEVELS};
+use super::combo::{by_pair, combo_in, LEVELS};
 use super::geometry::{Geometry, DIRS};
 use super::shape::{pair_shape, radius, Pairs, Shape};
 use super::sheet::Sheets;
@@ -80,20 +80,20 @@ pub(super) fn dependents(
 /// By pair index: bit 0 set if black's shape is a win or a (k−1), bit 1
 /// if white's is (shapes 1 to 3). A cell with none in its four directions
 /// has no reply and is no one's completion cell.
-static FOURS: [u8; 128] = {
-    let mut t = [0u8; 128];
-    let mut p = 0;
-    while p < 128 {
-        let (b, w) = (pair_shape(p as u8, 0), pair_shape(p as u8, 1));
-        t[p] = ((b >= 1 && b <= 3) as u8) | ((w >= 1 && w <= 3) as u8) << 1;
-        p += 1;
-    }
-    t
-};
+static FOURS: [u32; 128] = by_pair(
+    {
+        let mut v = [0; Shape::NUM];
+        v[Shape::Win as usize] = 1;
+        v[Shape::OpenIn1 as usize] = 1;
+        v[Shape::ClosedIn1 as usize] = 1;
+        v
+    },
+    1,
+);
 
 /// [`FOURS`] of a cell's four directions together.
 #[inline(always)]
-fn fours(pairs: &Pairs) -> u8 {
+fn fours(pairs: &Pairs) -> u32 {
     FOURS[pairs[0] as usize]
         | FOURS[pairs[1] as usize]
         | FOURS[pairs[2] as usize]
@@ -105,27 +105,16 @@ fn fours(pairs: &Pairs) -> u8 {
 /// four directions add up without carries, so one sum tells for both
 /// colours whether a stone makes exactly one closed (k−1) and nothing
 /// above it, the only case with a reply.
-static CLOSED: [u16; 128] = {
-    let mut t = [0u16; 128];
-    let mut p = 0;
-    while p < 128 {
-        let mut c = 0;
-        while c < 2 {
-            let s = pair_shape(p as u8, c);
-            let v = if s == Shape::ClosedIn1 as u8 {
-                1
-            } else if s == Shape::Win as u8 || s == Shape::OpenIn1 as u8 {
-                8
-            } else {
-                0
-            };
-            t[p] |= v << (8 * c);
-            c += 1;
-        }
-        p += 1;
-    }
-    t
-};
+static CLOSED: [u32; 128] = by_pair(
+    {
+        let mut v = [0; Shape::NUM];
+        v[Shape::ClosedIn1 as usize] = 1;
+        v[Shape::Win as usize] = 8;
+        v[Shape::OpenIn1 as usize] = 8;
+        v
+    },
+    8,
+);
 
 /// Each sheet's reply at cell `q` ([`reply_at`] for the sheet's mover),
 /// or none where the sheets' reply terms are all 0.
