@@ -419,10 +419,13 @@ fn train_help_states_the_configurations_own_defaults() {
     let plateau = PlateauConfig::default();
     let confirm = ConfirmConfig::default();
     let sprt = confirm.sprt.unwrap();
-    // The plateau rule is off by default on every board, for both methods.
-    for c in [&large, &small, &other_small, &spsa_large, &spsa_small] {
+    // The plateau rule is on by default on large boards only, for random
+    // search only.
+    assert_eq!(large.plateau.as_ref(), Some(&plateau));
+    for c in [&small, &other_small, &spsa_large, &spsa_small] {
         assert!(c.plateau.is_none());
     }
+    assert!(RunConfig::cmaes_defaults(Rules::GOMOKU).plateau.is_none());
     assert_eq!(large.optimizer.as_str(), "random");
     assert_eq!(large.select.as_str(), "best-beats");
     assert_eq!(small.select.as_str(), "best-beats");
@@ -489,8 +492,8 @@ fn train_help_states_the_configurations_own_defaults() {
         "(0: constant; the default on every board)".to_string(),
         format!("plateau rule) [default: {}]", large.sigma_min),
         format!(
-            "[default: 0, off on every board; {} when another plateau flag turns the rule on]",
-            plateau.patience
+            "[default: {} on large boards; 0, off, on small ones ({} when another plateau flag turns the rule on there)]",
+            plateau.patience, plateau.patience
         ),
         format!("0 < F < 1 [default: {}]", plateau.shrink),
         format!(

@@ -274,8 +274,9 @@ pub struct RandomSearchArgs {
     /// and it grows back when more than P/5 of the rounds since the last
     /// change adopt one (the 1/5th success rule). 0: off, σ as --sigma and
     /// --sigma-half-life say. Random search only: SPSA has no σ and ignores
-    /// the rule (the flag is refused with --optimizer spsa). [default: 0, off
-    /// on every board; 10 when another plateau flag turns the rule on]
+    /// the rule (the flag is refused with --optimizer spsa). [default: 10 on
+    /// large boards; 0, off, on small ones (10 when another plateau flag
+    /// turns the rule on there)]
     // A negative number is read as the (bad) value, so the error names
     // --patience rather than an unknown argument "-1".
     #[arg(

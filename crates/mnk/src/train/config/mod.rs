@@ -205,13 +205,17 @@ impl RunConfig {
     ///   where the game has one. A σ that shrinks by the round number to
     ///   near 0 made the selection a coin toss between near-identical
     ///   players, and the incumbent drifted (seen as lost Elo after round
-    ///   60). The plateau rule ([`PlateauConfig`], `--patience`) is off: at
-    ///   this budget, over 3 seeds, the default run ended weaker with it
-    ///   (+30.1 Elo against +42.0 on random openings; `docs/training.md`).
-    ///   Selection is `best-beats` with a margin of z > 2 (`BEATS_Z`):
-    ///   over 5 seeds on random openings it was ahead of `best` at every
-    ///   budget (+31 against +15 Elo after 0.5M games, +39.0 against
-    ///   +31.4 at 4M), with a seed spread of 2.7 Elo against 15.8.
+    ///   60). Selection is `best-beats` with a margin of z > 2
+    ///   (`BEATS_Z`): over 5 seeds on random openings it was ahead of
+    ///   `best` at every budget (+31 against +15 Elo after 0.5M games,
+    ///   +39.0 against +31.4 at 4M), with a seed spread of 2.7 Elo against
+    ///   15.8. With the margin the plateau rule ([`PlateauConfig`]'s
+    ///   defaults, `--patience 10`) is on: over 10 seeds the default run
+    ///   ended at +41.5 with it against +40.3 without (spreads 2.4 and
+    ///   4.1), and a short search-player run was not worse with it (+15.3
+    ///   against +5.9 over 3 seeds). Without the margin (`best`) the rule
+    ///   had made the default run weaker (+30.1 against +42.0 over 3
+    ///   seeds; `docs/training.md`).
     /// - Boards the exact player solves (tic-tac-toe, 4×4): 100 rounds,
     ///   200 openings of 2 stones, a constant σ = 0.5, checked every round
     ///   (every 10 when over 9 cells). On tic-tac-toe from flat weights
@@ -219,7 +223,9 @@ impl RunConfig {
     ///   included); a shrinking σ or 1-stone openings did worse, and the
     ///   plateau rule made no difference (14 of 16 too, mean 97.5%
     ///   either way), so it is off here. Those runs selected by `best`;
-    ///   with `best-beats` all 16 seeds reach 96.9% or more (mean 98.3%).
+    ///   with `best-beats` all 16 seeds reach 96.9% or more (mean 98.3%),
+    ///   and with the margin or the plateau rule fewer do (the worst seed
+    ///   87.3% with the rule), so both stay off here.
     pub fn defaults(game: Rules) -> RunConfig {
         let style = OpeningStyle::default_for(game);
         let small = is_small(game);
@@ -254,7 +260,7 @@ impl RunConfig {
             confirm: None,
             spsa: None,
             cmaes: None,
-            plateau: None,
+            plateau: (!small).then(PlateauConfig::default),
             game,
         }
     }
