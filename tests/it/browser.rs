@@ -292,14 +292,23 @@ pub(crate) fn block_on<T>(steps: impl std::future::Future<Output = T>) -> T {
         .block_on(steps)
 }
 
-/// Clicks the element `css` selects.
+/// Clicks the element `css` selects, once it is shown: a view appears on
+/// the page's `hashchange`, after the click that asked for it returned,
+/// and clicking a control of a view not yet shown fails as "element not
+/// interactable" (seen under load in `browser_replay`). A click that the
+/// browser refused is asked again until [`until`] gives up.
 pub(crate) async fn click(c: &Client, css: &str) {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"));
+    until(async || {
+        let e = c
+            .find(Locator::Css(css))
+            .await
+            .map_err(|e| format!("{css}: {e}"))?;
+        if !e.is_displayed().await.map_err(|e| format!("{css}: {e}"))? {
+            return Err(format!("{css}: not shown"));
+        }
+        e.click().await.map_err(|e| format!("{css}: {e}"))
+    })
+    .await
 }
 
 /// The browser's way to `server`: a [`SlowLink`] holding each request up
