@@ -42,6 +42,13 @@ impl Makes {
     pub fn wins_in_two(self) -> bool {
         self.open_four || self.fours >= 2
     }
+
+    /// One more stone here makes a four or an open three: an attacking
+    /// move of a VCT (an open four is a four too).
+    #[inline]
+    pub fn forcing(self) -> bool {
+        self.fours > 0 || self.threes > 0
+    }
 }
 
 /// What a `color` stone on `cell` makes.

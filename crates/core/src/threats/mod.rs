@@ -25,6 +25,6 @@ mod defence;
 mod replay;
 mod solver;
 
-pub(crate) use defence::{win_cells, Defences};
+pub(crate) use defence::{makes, win_cells, Defences};
 pub use replay::{check_line, LineError};
 pub use solver::{Mode, ModeParseError, ThreatSearch, Verdict};

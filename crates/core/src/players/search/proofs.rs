@@ -8,11 +8,10 @@ use super::params::{
 };
 use super::picker::Defence;
 use super::{Proof, Search};
-use crate::eval::WIN;
-use crate::eval::{Shape, Threat};
+use crate::eval::{Threat, WIN};
 use crate::game::{stone_key, Color};
 use crate::players::tt::UNPROVEN_SHIFT;
-use crate::threats::{win_cells, Mode, Verdict};
+use crate::threats::{makes, win_cells, Mode, Verdict};
 use std::time::Instant;
 
 impl Search {
@@ -258,12 +257,11 @@ impl Search {
         } else if !unchecked.is_empty() {
             self.root.complete = false;
             let lines = self.eval.lines();
-            holds.extend(unchecked.into_iter().filter(|&c| {
-                lines
-                    .shapes_at_cell(c as usize, mover)
-                    .iter()
-                    .any(|&s| matches!(s, Shape::OpenIn1 | Shape::ClosedIn1 | Shape::OpenIn2))
-            }));
+            holds.extend(
+                unchecked
+                    .into_iter()
+                    .filter(|&c| makes(lines, c as usize, mover).forcing()),
+            );
         }
         if !holds.is_empty() {
             self.root.order = holds;
