@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Speed of two mnk builds, run alternately (so that both see the same
 # machine), as the medians of RUNS rounds: greedy games/s and search
-# nodes/s from `mnk bench`, and depth-4 search games/s from a match.
+# nodes/s from `mnk bench` (its search at depth $DEPTH, default 8, given
+# to both builds: older builds' own default was 4), and depth-4 search
+# games/s from a match.
 #
 #   scripts/compare-speed.sh OLD_MNK NEW_MNK [RUNS]
 #
@@ -12,10 +14,11 @@ set -euo pipefail
 old=${1:?old mnk binary}
 new=${2:?new mnk binary}
 runs=${3:-5}
+depth=${DEPTH:-8}
 
 measure() {
     local bench match
-    bench=$("$1" bench 2>&1)
+    bench=$("$1" bench --depth "$depth" 2>&1)
     match=$("$1" --threads 1 match search:depth=4 search:depth=4 -n 40 2>&1)
     echo "$(echo "$bench" | awk '/greedy vs greedy/ {print $6}') \
 $(echo "$bench" | sed -nE 's/^search depth.*: +([0-9]+) nodes\/s.*/\1/p') \

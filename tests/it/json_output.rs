@@ -259,7 +259,7 @@ fn bench_json_holds_the_signature() {
     assert!((plies / num(&v, "greedy_plies_per_second") - 1.0).abs() < 1e-9);
     assert_eq!(v["tictactoe_value"], "draw");
     assert!(v["solve_444_seconds"].is_null() && v["solve_444_value"].is_null());
-    assert_eq!(int(&v, "search_depth"), 4);
+    assert_eq!(int(&v, "search_depth"), 8);
     assert!(int(&v, "search_player_bytes") > 0);
 }
 
