@@ -5,7 +5,7 @@
 //! direction) pairs by shape that the lines keep.
 
 use super::combo::Combo;
-use super::lines::{can_win, Lines, Peek, ShapeCounts};
+use super::lines::{can_win, ComboCounts, Lines, Peek, ShapeCounts};
 use super::shape::{Shape, SHAPES};
 use super::sheet::Sheets;
 use super::weights::Weights;
@@ -277,34 +277,39 @@ impl Evaluator {
         if self.weights.combo.is_none() || v.abs() == WIN {
             return v;
         }
-        self.lines.with_combo_counts(|n| {
-            let me = &n[Cell::from(mover) as usize];
-            let them = &n[Cell::from(mover.opponent()) as usize];
-            let [own, opp] = &self.by_combo;
-            let mut v = v;
-            for c in 1..Combo::NUM {
-                v += own[c] * me[c] as f64 - opp[c] * them[c] as f64;
-            }
-            v
-        })
+        self.lines
+            .with_combo_counts(|n| self.add_combos(v, n, mover))
     }
 
     /// What a `color` stone on the empty `cell` would leave, without
-    /// playing it ([`Lines::peek`]); `None` for a combo model (whose board
-    /// value needs the combinations) and where the lines cannot.
+    /// playing it ([`Lines::peek`]); `None` where the lines cannot.
     #[inline]
     pub(crate) fn peek(&self, cell: usize, color: Color) -> Option<Peek> {
-        if self.weights.combo.is_some() {
-            return None;
-        }
         self.lines.peek(cell, color)
     }
 
     /// [`Evaluator::evaluate`] of the position `peek` describes, for the
-    /// side to move `mover` (a shape model's: `peek` is only made for one).
+    /// side to move `mover`.
     #[inline]
     pub(crate) fn evaluate_peek(&self, peek: &Peek, mover: Color) -> f64 {
-        self.value_from_counts(&peek.counts, mover)
+        let v = self.value_from_counts(&peek.counts, mover);
+        if self.weights.combo.is_none() || v.abs() == WIN {
+            return v;
+        }
+        self.add_combos(v, &peek.combos, mover)
+    }
+
+    /// A shape value `v` plus the combination term of `combos` for
+    /// `mover` ([`Evaluator::evaluate`]).
+    fn add_combos(&self, v: f64, combos: &ComboCounts, mover: Color) -> f64 {
+        let me = &combos[Cell::from(mover) as usize];
+        let them = &combos[Cell::from(mover.opponent()) as usize];
+        let [own, opp] = &self.by_combo;
+        let mut v = v;
+        for c in 1..Combo::NUM {
+            v += own[c] * me[c] as f64 - opp[c] * them[c] as f64;
+        }
+        v
     }
 
     fn value_from_counts(&self, counts: &ShapeCounts, mover: Color) -> f64 {

@@ -35,6 +35,9 @@ use super::weights::Weights;
 use crate::game::{self, Board, Color, Move, Rules};
 use std::sync::Arc;
 
+mod peek;
+pub(crate) use peek::Peek;
+
 /// Set in a history entry's state for a move played without sheets.
 const UNSCORED: u8 = 0x80;
 
@@ -46,32 +49,6 @@ pub(crate) type ShapeCounts = [[i32; Shape::NUM]; 3];
 /// `combos[cell as usize][combo]`: stones per combination, by what the
 /// cell holds (row 0 unused).
 pub(crate) type ComboCounts = [[i32; Combo::NUM]; 3];
-
-/// What a stone on an empty cell would leave, read off the lines without
-/// playing it ([`Lines::peek`]): what a search leaf needs, at a fraction
-/// of a play and an undo.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Peek {
-    /// The shape counts after the stone.
-    pub(crate) counts: ShapeCounts,
-    /// Whether the stone's opponent then has an empty cell that wins in
-    /// two ([`Threat::WinInTwo`]).
-    pub(crate) reply_wins_in_two: bool,
-    /// Whether the stone's opponent then has an empty cell that wins in
-    /// three ([`Threat::WinInThree`]) while the stone's side has no four
-    /// to make; read only where the opponent has no cell that wins in
-    /// two (false there).
-    pub(crate) reply_wins_in_three: bool,
-}
-
-impl Peek {
-    /// Whether `color` then has a stone with a (k−1) shape
-    /// ([`Lines::can_win_now`]).
-    #[inline]
-    pub(crate) fn can_win_now(&self, color: Color) -> bool {
-        can_win(&self.counts, color)
-    }
-}
 
 /// Line codes and shapes of one position, independent of any weights: a
 /// move updates them once and rescores every changed cell on a [`Sheets`]
@@ -524,108 +501,6 @@ impl Lines {
                 }
             }
         };
-    }
-
-    /// What a `color` stone on the empty `cell` would leave ([`Peek`]),
-    /// without playing it: the same counts and threat cells that
-    /// [`Lines::play_unscored`] would make, read rather than written, so no
-    /// undo is needed. `None` where the lines cannot (counts not kept,
-    /// combinations kept, or codes classified by a memoising classifier):
-    /// play the stone instead.
-    ///
-    /// Each cell a stone touches shares one line with it, so each changes
-    /// in one direction: its new pair is one table lookup, and the counts
-    /// and the opponent's cells that win in two follow from the old and
-    /// new pairs alone.
-    #[inline]
-    pub(crate) fn peek(&self, cell: usize, color: Color) -> Option<Peek> {
-        let LineClassifier::Dense(table) = &self.classifier else {
-            return None;
-        };
-        if !self.track_counts || self.track_combos || !self.high.is_empty() {
-            return None;
-        }
-        let state = game::Cell::from(color) as usize;
-        let reply = color.opponent();
-        let mut counts = self.counts;
-        let me = &self.cells[cell];
-        debug_assert!(me.state.is_empty(), "peek at an occupied cell");
-        for &p in &me.pairs {
-            counts[state][shape_for(state, p)] += 1;
-        }
-        let mut wins_in_two = self.threats.count(reply, Threat::WinInTwo) as i32;
-        if self.threats.makes(cell, reply, Threat::WinInTwo) {
-            wins_in_two -= 1;
-        }
-        self.for_each_touched(cell, color, table, |q, c, old, new| {
-            let qs = c.state as usize;
-            if qs != 0 {
-                counts[qs][shape_for(qs, old)] -= 1;
-                counts[qs][shape_for(qs, new)] += 1;
-            } else {
-                wins_in_two += self
-                    .threats
-                    .change_in(q, (old, new), reply, Threat::WinInTwo);
-            }
-        });
-        let reply_wins_in_three = wins_in_two == 0
-            && self.threats.any(reply, Threat::WinInThree)
-            && self.wins_in_three_after(cell, color, table);
-        Some(Peek {
-            counts,
-            reply_wins_in_two: wins_in_two > 0,
-            reply_wins_in_three,
-        })
-    }
-
-    /// For [`Lines::peek`]: whether, after a `color` stone on `cell`, the
-    /// opponent still has a cell that wins in three and `color` has no
-    /// four to make. A second pass over the touched cells, taken only
-    /// where the opponent had such a cell before (a stone never gives
-    /// the opponent one).
-    #[cold]
-    fn wins_in_three_after(&self, cell: usize, color: Color, table: &[PairIndex]) -> bool {
-        let reply = color.opponent();
-        let count = |c: Color, kind: Threat| {
-            self.threats.count(c, kind) as i32 - i32::from(self.threats.makes(cell, c, kind))
-        };
-        let (mut threes, mut fours) =
-            (count(reply, Threat::WinInThree), count(color, Threat::Four));
-        self.for_each_touched(cell, color, table, |q, c, old, new| {
-            if c.state.is_empty() {
-                threes += self
-                    .threats
-                    .change_in(q, (old, new), reply, Threat::WinInThree);
-                fours += self.threats.change_in(q, (old, new), color, Threat::Four);
-            }
-        });
-        threes > 0 && fours == 0
-    }
-
-    /// Calls `f(q, cell, old, new)` for each cell `q` that a `color` stone
-    /// on the empty `cell` would touch, with `q`'s pair in the direction
-    /// they share before (`old`) and after (`new`) it: the one walk behind
-    /// [`Lines::peek`]'s reads. Each touched cell shares one line with the
-    /// stone, so its new pair is one lookup of the flat `table`.
-    #[inline(always)]
-    fn for_each_touched(
-        &self,
-        cell: usize,
-        color: Color,
-        table: &[PairIndex],
-        mut f: impl FnMut(usize, &Cell, PairIndex, PairIndex),
-    ) {
-        let flip = game::Cell::from(color) as u64;
-        for t in self.geo.touches(cell) {
-            let (q, d) = (t.cell as usize, (t.word >> 1) as usize & 3);
-            // SAFETY: the geometry's cells are this board's, and a flat
-            // table has an entry for every low word (as in `set_cell`).
-            let c = unsafe { self.cells.get_unchecked(q) };
-            let code = c.codes[d] ^ (flip << t.shift);
-            debug_assert!((code as usize) < table.len());
-            let new = unsafe { *table.get_unchecked(code as usize) };
-            f(q, c, c.pairs[d], new);
-        }
     }
 
     /// Keeps (or stops keeping) the stones per combination for the board

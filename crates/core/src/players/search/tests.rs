@@ -62,7 +62,16 @@ fn games() -> Vec<Rules> {
 
 /// Random games (random moves, or a cell near the last so that lines
 /// form), checked at every position, the finished one included.
-fn each_position(seed: u64, mut check: impl FnMut(&mut Search, &mut Rng)) {
+fn each_position(seed: u64, check: impl FnMut(&mut Search, &mut Rng)) {
+    each_position_with(seed, shipped_weights, check);
+}
+
+/// [`each_position`] with the weights `weights` makes for each game.
+fn each_position_with(
+    seed: u64,
+    weights: impl Fn(Rules) -> Weights,
+    mut check: impl FnMut(&mut Search, &mut Rng),
+) {
     let mut rng = Rng::seed_from_u64(seed);
     for rules in games() {
         for game in 0..12 {
@@ -71,7 +80,7 @@ fn each_position(seed: u64, mut check: impl FnMut(&mut Search, &mut Rng)) {
                 width,
                 ..SearchLimits::default()
             };
-            let mut s = Search::new(shipped_weights(rules), limits);
+            let mut s = Search::new(weights(rules), limits);
             let mut board = Board::new(rules);
             loop {
                 s.sync(&board);
@@ -269,11 +278,32 @@ fn leaf_score_by_play(s: &mut Search, cell: u16) -> (f64, u64) {
 
 #[test]
 fn leaves_read_without_playing_score_as_played() {
+    leaves_score_as_played(shipped_weights);
+}
+
+#[test]
+fn a_combo_models_leaves_read_without_playing_score_as_played() {
+    // Combination weights unlike the shapes', so that a stone's
+    // combination changes the value.
+    leaves_score_as_played(|rules| {
+        let mut w = shipped_weights(rules);
+        w.combo = Some(crate::eval::ComboWeights {
+            own: [5e4, 2e4, 9e3, 7e2, 3e2],
+            opp: [3e4, 1e4, 4e3, 5e2, 1e2],
+        });
+        w
+    });
+}
+
+/// Every leaf read without playing it ([`Search::leaf_score`]) scores,
+/// bit for bit and with the same node count, as played, on positions of
+/// random games with `weights`.
+fn leaves_score_as_played(weights: impl Fn(Rules) -> Weights) {
     // Which branch of the leaf's value each case took: a win by the
     // move, the reply winning now, the reply's win in three, the reply
     // facing an open four (lost in two), a value, the reply's win in five.
     let mut seen = [0usize; 6];
-    each_position(4, |s, rng| {
+    each_position_with(4, weights, |s, rng| {
         if s.board.is_over() {
             return;
         }
@@ -315,17 +345,6 @@ fn leaves_read_without_playing_score_as_played() {
     });
     // Each kind of leaf met often enough to mean something.
     assert!(seen.iter().all(|&n| n >= 50), "{seen:?}");
-}
-
-#[test]
-fn a_combo_model_plays_its_leaves() {
-    // Its board value needs the combinations, which a peek does not keep.
-    let mut w = shipped_weights(Rules::GOMOKU);
-    w.combo = Some(Default::default());
-    let mut s = Search::new(w, SearchLimits::default());
-    let board = Board::new(Rules::GOMOKU);
-    s.sync(&board);
-    assert_eq!(s.leaf_score(112, 0), None);
 }
 
 /// The floor's group count is whole lanes, never whole columns, and is

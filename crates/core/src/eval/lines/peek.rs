@@ -1,0 +1,173 @@
+//! Reading a position one stone ahead without playing it
+//! ([`Lines::peek`]): what a search leaf needs, at a fraction of a play and
+//! an undo.
+
+use super::{can_win, shape_for, Cell, ComboCounts, Lines, ShapeCounts};
+use crate::eval::combo::{combo_at, combo_in, levels, Combo, LEVELS};
+use crate::eval::shape::{LineClassifier, PairIndex};
+use crate::eval::threat_cells::Threat;
+use crate::game::{self, Color};
+
+/// What a stone on an empty cell would leave, read off the lines without
+/// playing it ([`Lines::peek`]): what a search leaf needs, at a fraction
+/// of a play and an undo.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Peek {
+    /// The shape counts after the stone.
+    pub(crate) counts: ShapeCounts,
+    /// The stones per combination after the stone, where the lines keep
+    /// them (a combo model's board value); else unread.
+    pub(crate) combos: ComboCounts,
+    /// Whether the stone's opponent then has an empty cell that wins in
+    /// two ([`Threat::WinInTwo`]).
+    pub(crate) reply_wins_in_two: bool,
+    /// Whether the stone's opponent then has an empty cell that wins in
+    /// three ([`Threat::WinInThree`]) while the stone's side has no four
+    /// to make; read only where the opponent has no cell that wins in
+    /// two (false there).
+    pub(crate) reply_wins_in_three: bool,
+}
+
+impl Peek {
+    /// Whether `color` then has a stone with a (k−1) shape
+    /// ([`Lines::can_win_now`]).
+    #[inline]
+    pub(crate) fn can_win_now(&self, color: Color) -> bool {
+        can_win(&self.counts, color)
+    }
+}
+
+impl Lines {
+    /// What a `color` stone on the empty `cell` would leave ([`Peek`]),
+    /// without playing it: the same counts and threat cells that
+    /// [`Lines::play_unscored`] would make, read rather than written, so no
+    /// undo is needed. `None` where the lines cannot (counts not kept, or
+    /// codes classified by a memoising classifier): play the stone instead.
+    ///
+    /// Each cell a stone touches shares one line with it, so each changes
+    /// in one direction: its new pair is one table lookup, and the counts
+    /// and the opponent's cells that win in two follow from the old and
+    /// new pairs alone.
+    #[inline]
+    pub(crate) fn peek(&self, cell: usize, color: Color) -> Option<Peek> {
+        let LineClassifier::Dense(table) = &self.classifier else {
+            return None;
+        };
+        if !self.track_counts || !self.high.is_empty() {
+            return None;
+        }
+        // Specialised, so that a shape model's leaves pay nothing for the
+        // combinations.
+        Some(if self.track_combos {
+            self.peek_with::<true>(cell, color, table)
+        } else {
+            self.peek_with::<false>(cell, color, table)
+        })
+    }
+
+    /// [`Lines::peek`] on a flat table, counting the stones per
+    /// combination too when `COMBOS` (they are left 0 otherwise).
+    #[inline(always)]
+    fn peek_with<const COMBOS: bool>(
+        &self,
+        cell: usize,
+        color: Color,
+        table: &[PairIndex],
+    ) -> Peek {
+        let state = game::Cell::from(color) as usize;
+        let reply = color.opponent();
+        let mut counts = self.counts;
+        let me = &self.cells[cell];
+        debug_assert!(me.state.is_empty(), "peek at an occupied cell");
+        for &p in &me.pairs {
+            counts[state][shape_for(state, p)] += 1;
+        }
+        let mut combos = [[0; Combo::NUM]; 3];
+        if COMBOS {
+            combos = self.combos;
+            combos[state][combo_at(&me.pairs, state - 1) as usize] += 1;
+        }
+        let mut wins_in_two = self.threats.count(reply, Threat::WinInTwo) as i32;
+        if self.threats.makes(cell, reply, Threat::WinInTwo) {
+            wins_in_two -= 1;
+        }
+        self.for_each_touched(cell, color, table, |q, c, old, new| {
+            let qs = c.state as usize;
+            if qs != 0 {
+                counts[qs][shape_for(qs, old)] -= 1;
+                counts[qs][shape_for(qs, new)] += 1;
+                if COMBOS {
+                    // The levels are a sum over the directions: one term
+                    // changes.
+                    let before = levels(&c.pairs);
+                    let after = before - LEVELS[old as usize] + LEVELS[new as usize];
+                    combos[qs][combo_in(before, qs - 1)] -= 1;
+                    combos[qs][combo_in(after, qs - 1)] += 1;
+                }
+            } else {
+                wins_in_two += self
+                    .threats
+                    .change_in(q, (old, new), reply, Threat::WinInTwo);
+            }
+        });
+        let reply_wins_in_three = wins_in_two == 0
+            && self.threats.any(reply, Threat::WinInThree)
+            && self.wins_in_three_after(cell, color, table);
+        Peek {
+            counts,
+            combos,
+            reply_wins_in_two: wins_in_two > 0,
+            reply_wins_in_three,
+        }
+    }
+
+    /// For [`Lines::peek`]: whether, after a `color` stone on `cell`, the
+    /// opponent still has a cell that wins in three and `color` has no
+    /// four to make. A second pass over the touched cells, taken only
+    /// where the opponent had such a cell before (a stone never gives
+    /// the opponent one).
+    #[cold]
+    fn wins_in_three_after(&self, cell: usize, color: Color, table: &[PairIndex]) -> bool {
+        let reply = color.opponent();
+        let count = |c: Color, kind: Threat| {
+            self.threats.count(c, kind) as i32 - i32::from(self.threats.makes(cell, c, kind))
+        };
+        let (mut threes, mut fours) =
+            (count(reply, Threat::WinInThree), count(color, Threat::Four));
+        self.for_each_touched(cell, color, table, |q, c, old, new| {
+            if c.state.is_empty() {
+                threes += self
+                    .threats
+                    .change_in(q, (old, new), reply, Threat::WinInThree);
+                fours += self.threats.change_in(q, (old, new), color, Threat::Four);
+            }
+        });
+        threes > 0 && fours == 0
+    }
+
+    /// Calls `f(q, cell, old, new)` for each cell `q` that a `color` stone
+    /// on the empty `cell` would touch, with `q`'s pair in the direction
+    /// they share before (`old`) and after (`new`) it: the one walk behind
+    /// [`Lines::peek`]'s reads. Each touched cell shares one line with the
+    /// stone, so its new pair is one lookup of the flat `table`.
+    #[inline(always)]
+    fn for_each_touched(
+        &self,
+        cell: usize,
+        color: Color,
+        table: &[PairIndex],
+        mut f: impl FnMut(usize, &Cell, PairIndex, PairIndex),
+    ) {
+        let flip = game::Cell::from(color) as u64;
+        for t in self.geo.touches(cell) {
+            let (q, d) = (t.cell as usize, (t.word >> 1) as usize & 3);
+            // SAFETY: the geometry's cells are this board's, and a flat
+            // table has an entry for every low word (as in `set_cell`).
+            let c = unsafe { self.cells.get_unchecked(q) };
+            let code = c.codes[d] ^ (flip << t.shift);
+            debug_assert!((code as usize) < table.len());
+            let new = unsafe { *table.get_unchecked(code as usize) };
+            f(q, c, c.pairs[d], new);
+        }
+    }
+}
