@@ -12,12 +12,14 @@ use crate::slow_link::SlowLink;
 use fantoccini::{Client, ClientBuilder, Locator};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// chromedriver on a free port, killed when dropped. Its log goes to a
-/// file, so that a failure can say what chromedriver last said.
+/// chromedriver on a free port, killed when dropped with every browser it
+/// started. Its log goes to a file, so that a failure can say what
+/// chromedriver last said.
 pub(crate) struct Driver {
     child: Child,
     port: u16,
@@ -26,6 +28,13 @@ pub(crate) struct Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        // The whole process group: a test that panics never closes its
+        // WebDriver session, and killing chromedriver alone leaves its
+        // Chromium running after the test binary exits.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .stderr(Stdio::null())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
         // A failing test keeps the log for a look; a passing one leaves
@@ -49,6 +58,9 @@ impl Driver {
             .port();
         let log = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chromedriver-{port}.log"));
         let child = Command::new("chromedriver")
+            // A process group of its own, with the browsers it starts,
+            // so that dropping the driver can kill them all.
+            .process_group(0)
             .arg(format!("--port={port}"))
             .arg(format!("--log-path={}", log.display()))
             .stdout(Stdio::null())
