@@ -112,7 +112,7 @@ def run(cmd):
 
 def games(path):
     """The records file's games as lists of (x, y), in the CSV layout of
-    crates/mnk/src/records (a `0` line, `x,y` lines, a result line with y = -1)."""
+    crates/play/src/records (a `0` line, `x,y` lines, a result line with y = -1)."""
     out, cur = [], None
     with open(path) as f:
         for i, line in enumerate(f, 1):

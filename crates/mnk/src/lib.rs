@@ -18,11 +18,12 @@
 
 // The core crate's modules, under the paths every user of mnk knows.
 pub use mnk_core::{arena, bench, eval, game, players, threats, util};
+// Terminal play and game records, a crate of their own (mnk-play,
+// `crates/play/`) only for its optimisation level.
+pub use mnk_play::{play, records};
 
 pub mod brain;
 pub mod cluster;
 pub mod openings;
-pub mod play;
 pub mod plot;
-pub mod records;
 pub mod train;

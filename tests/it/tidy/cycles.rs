@@ -4,7 +4,8 @@
 //! Layers between top-level modules are the `## Layers` table's job.
 
 use super::{
-    leading_ident, line_at, skip_space, word_offsets, Source, CORE_SRC, LIB_SRC, SERVE_SRC,
+    leading_ident, line_at, skip_space, word_offsets, Source, CORE_SRC, LIB_SRC, PLAY_SRC,
+    SERVE_SRC,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -24,7 +25,7 @@ type Module = Vec<String>;
 /// The module of a source file: its crate's folder and its path (`mod.rs`
 /// is its folder's module; `lib.rs` and `main.rs` are the crate's root).
 fn module_path(path: &str) -> Option<Module> {
-    let (root, rest) = [CORE_SRC, LIB_SRC, SERVE_SRC, "src/"]
+    let (root, rest) = [CORE_SRC, LIB_SRC, PLAY_SRC, SERVE_SRC, "src/"]
         .iter()
         .find_map(|r| Some((*r, path.strip_prefix(r)?)))?;
     let mut m: Module = vec![root.to_string()];

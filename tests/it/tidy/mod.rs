@@ -1,7 +1,8 @@
 //! Tidy checks, run by `cargo test` as rust-analyzer runs its own: the
 //! structure ARCHITECTURE.md states holds in the sources of the binary
 //! (`src/`), the core crate (`crates/core/src/`), the mnk library
-//! (`crates/mnk/src/`) and the web server (`crates/serve/src/`).
+//! (`crates/mnk/src/`, with `play` and `records` in `crates/play/src/`)
+//! and the web server (`crates/serve/src/`).
 //! The allowed imports, the binary-only crates and the core crate's modules
 //! and dependencies are read from its `## Layers` tables, so the document
 //! and the check cannot drift apart.
@@ -34,6 +35,11 @@ const CORE_SRC: &str = "crates/core/src/";
 /// Where the mnk library's sources are (package mnk-lib, crate `mnk`).
 const LIB_SRC: &str = "crates/mnk/src/";
 
+/// Where the library's `play` and `records` are (package mnk-play, which
+/// the library re-exports): modules of the library as far as the layers
+/// go, a crate of their own for their optimisation level.
+const PLAY_SRC: &str = "crates/play/src/";
+
 /// Where the web server's sources are: the mnk-serve crate, which is the
 /// one module `serve` (its `crate::` paths are its own files).
 const SERVE_SRC: &str = "crates/serve/src/";
@@ -49,13 +55,12 @@ struct Source {
     strings: Vec<(usize, String)>,
 }
 
-/// Every `.rs` file under `src/`, `crates/core/src/`, `crates/mnk/src/`
-/// and `crates/serve/src/` but the core's and the library's `lib.rs`
-/// (which only declare the modules), in path order.
+/// Every `.rs` file under `src/` and the crates' `src/` but their
+/// `lib.rs` (which only declare the modules), in path order.
 fn sources() -> Vec<Source> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for dir in ["src", CORE_SRC, LIB_SRC, SERVE_SRC] {
+    for dir in ["src", CORE_SRC, LIB_SRC, PLAY_SRC, SERVE_SRC] {
         walk(&root.join(dir), &mut files);
     }
     files.sort();
@@ -94,13 +99,14 @@ fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 /// The top-level module a source file belongs to
 /// (`crates/core/src/game/board.rs` → `game`, `crates/core/src/util.rs` →
 /// `util`, `crates/mnk/src/train/mod.rs` → `train`, any file of
+/// `crates/play/src/records/mod.rs` → `records`, any file of
 /// `crates/serve/src/` → `serve`, `src/main.rs` and `src/cli/` → the
-/// binary), or `None` for the core's and the library's `lib.rs`.
+/// binary), or `None` for a crate's `lib.rs`.
 fn module_of(path: &str) -> Option<String> {
     if path.starts_with(SERVE_SRC) {
         return Some("serve".to_string());
     }
-    let rest = [CORE_SRC, LIB_SRC, "src/"]
+    let rest = [CORE_SRC, LIB_SRC, PLAY_SRC, "src/"]
         .iter()
         .find_map(|root| path.strip_prefix(root))?;
     let first = rest.split('/').next()?;
@@ -281,12 +287,12 @@ fn leading_ident(s: &str) -> &str {
     &s[..end]
 }
 
-/// The top-level modules a file names through `crate::`, `mnk::` or
-/// `mnk_core::`, with
+/// The top-level modules a file names through `crate::`, `mnk::`,
+/// `mnk_core::` or `mnk_play::`, with
 /// the byte offset of each path: `crate::game::Board` names `game`, and
 /// `crate::{eval::Weights, game}` names `eval` and `game`.
 fn imports(code: &str) -> Vec<(usize, String)> {
-    imports_through(code, &["crate", "mnk", "mnk_core"])
+    imports_through(code, &["crate", "mnk", "mnk_core", "mnk_play"])
 }
 
 /// [`imports`] through the given roots only.
@@ -483,7 +489,7 @@ fn import_violations(sources: &[Source], layers: &Layers) -> Vec<String> {
         // In the one-module crate mnk-serve, `crate::` names serve's own
         // files; what it imports is what it names through `mnk::`.
         let found = if s.path.starts_with(SERVE_SRC) {
-            imports_through(&s.code, &["mnk", "mnk_core"])
+            imports_through(&s.code, &["mnk", "mnk_core", "mnk_play"])
         } else {
             imports(&s.code)
         };
@@ -627,6 +633,7 @@ fn all_code() -> Vec<String> {
         "src",
         CORE_SRC,
         LIB_SRC,
+        PLAY_SRC,
         SERVE_SRC,
         "tests",
         "benches",
