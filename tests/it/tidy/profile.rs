@@ -11,6 +11,20 @@ use std::path::Path;
 /// CMA-ES's matrices, is generic: its code is compiled in mnk-lib.)
 const HOT_ROOTS: [&str; 5] = ["rayon", "rand", "rand_xoshiro", "png", "plotters-bitmap"];
 
+/// Crates a hot root depends on whose code mnk never runs, so they are
+/// built unoptimised: png's zlib encoder (flate2, over miniz_oxide and
+/// adler2, or zlib-rs with flate2's other backend), which png uses only
+/// for compression levels other than `Fast`. The plots ask for `Fast`
+/// ([`FAST_PNG`]), which png hands to fdeflate (hot).
+const NEVER_RUN: [&str; 4] = ["flate2", "miniz_oxide", "adler2", "zlib-rs"];
+
+/// Where the plots choose png's compression, and the call that keeps
+/// [`NEVER_RUN`] true.
+const FAST_PNG: (&str, &str) = (
+    "crates/mnk/src/plot/output.rs",
+    "set_compression(png::Compression::Fast)",
+);
+
 /// `cargo metadata`'s resolve for this machine's platform.
 fn metadata() -> serde_json::Value {
     let rustc = std::process::Command::new(std::env::var("RUSTC").unwrap_or("rustc".into()))
@@ -100,11 +114,18 @@ fn hot_crates_stay_optimised() {
             .parse()
             .unwrap();
     let release = manifest["profile"]["release"].as_table().unwrap();
-    let hot = hot_packages();
+    let mut hot = hot_packages();
     assert!(
         hot.contains("rayon-core") && hot.contains("rand_core"),
         "{hot:?}"
     );
+    let plots =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(FAST_PNG.0)).unwrap();
+    assert_none(
+        "crates built unoptimised as never run",
+        never_run_violations(&hot, &plots),
+    );
+    hot.retain(|name| !NEVER_RUN.contains(&name.as_str()));
     assert!(!hot.contains("clap") && !hot.contains("tokio"), "{hot:?}");
     assert_none(
         "hot crates built below opt-level 3",
@@ -113,6 +134,43 @@ fn hot_crates_stay_optimised() {
     assert_none(
         "hot workspace libraries built below opt-level 3",
         slow_member_violations(release, &HOT_MEMBERS),
+    );
+}
+
+/// What makes [`NEVER_RUN`] wrong: the plots no longer ask png for `Fast`
+/// (`plots` is [`FAST_PNG`]'s file), or png no longer depends on a crate
+/// of the list, which must then leave it. (zlib-rs is never built, but
+/// `cargo metadata --all-features` lists it under flate2.)
+fn never_run_violations(hot: &BTreeSet<String>, plots: &str) -> Vec<String> {
+    let mut bad = Vec::new();
+    if !plots.contains(FAST_PNG.1) {
+        bad.push(format!(
+            "{}: no `{}`: png's zlib encoder runs now, so take {NEVER_RUN:?} out of NEVER_RUN in tests/it/tidy/profile.rs and give them opt-level 3 in Cargo.toml",
+            FAST_PNG.0, FAST_PNG.1
+        ));
+    }
+    for name in NEVER_RUN.iter().filter(|n| !hot.contains(**n)) {
+        bad.push(format!(
+            "{name}: no longer a dependency of a hot crate: remove it from NEVER_RUN in tests/it/tidy/profile.rs"
+        ));
+    }
+    bad
+}
+
+/// The never-run check fires when the plots change compression or a listed
+/// crate leaves the dependencies.
+#[test]
+fn the_never_run_check_catches_a_stale_list() {
+    let hot: BTreeSet<String> = NEVER_RUN.iter().map(|n| n.to_string()).collect();
+    let fast = format!("encoder.{};", FAST_PNG.1);
+    assert!(never_run_violations(&hot, &fast).is_empty());
+    let best = fast.replace("Fast", "Best");
+    assert_eq!(never_run_violations(&hot, &best).len(), 1);
+    let mut fewer = hot.clone();
+    fewer.remove("adler2");
+    assert_eq!(
+        never_run_violations(&fewer, &fast),
+        ["adler2: no longer a dependency of a hot crate: remove it from NEVER_RUN in tests/it/tidy/profile.rs"]
     );
 }
 
