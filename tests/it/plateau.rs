@@ -10,7 +10,7 @@ use mnk::eval::Weights;
 use mnk::game::Rules;
 use mnk::train::{
     BudgetUse, ConfirmVerdict, Confirmation, NoObserver, Optimizer, PlateauConfig, Reason,
-    RoundResult, RunConfig, Select, SigmaMove, SigmaSchedule, Trainer,
+    RoundResult, RunConfig, Select, SigmaChange, SigmaMove, SigmaSchedule, Trainer,
 };
 
 /// A gomoku configuration with the plateau rule `p` (σ 0.4, floor 0.05).
@@ -168,6 +168,28 @@ fn decisions_are_described_with_sigma_before_and_after() {
             "no adoption for 10 rounds: σ 0.30 → 0.21",
             "3 adoptions in the last 3 rounds: σ 0.21 → 0.30",
         ]
+    );
+    // Two values that read the same at the usual precision get more
+    // decimals: a shrink from just above the floor to it.
+    let change = |from: f64, to: f64| SigmaChange {
+        round: 20,
+        action: SigmaMove::Shrink,
+        rounds: 10,
+        adoptions: 0,
+        from,
+        to,
+    };
+    assert_eq!(
+        change(0.0504, 0.05).describe(),
+        "no adoption for 10 rounds: σ 0.0504 → 0.0500"
+    );
+    assert_eq!(
+        change(0.1004, 0.1).describe(),
+        "no adoption for 10 rounds: σ 0.1004 → 0.1000"
+    );
+    assert_eq!(
+        change(0.3, 0.21).describe(),
+        "no adoption for 10 rounds: σ 0.30 → 0.21"
     );
 }
 

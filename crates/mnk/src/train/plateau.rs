@@ -60,7 +60,7 @@ pub struct SigmaChange {
 impl SigmaChange {
     /// One phrase: why, and σ before and after.
     pub fn describe(&self) -> String {
-        let (from, to) = (sigma_text(self.from), sigma_text(self.to));
+        let (from, to) = sigma_texts(self.from, self.to);
         let quiet = format!("no adoption for {} rounds", self.rounds);
         match self.action {
             SigmaMove::Shrink => format!("{quiet}: σ {from} → {to}"),
@@ -78,11 +78,26 @@ impl SigmaChange {
 
 /// σ for display: two decimals, three below 0.1 (0.30, 0.21, 0.050).
 fn sigma_text(x: f64) -> String {
-    if x >= 0.1 {
-        format!("{x:.2}")
-    } else {
-        format!("{x:.3}")
+    sigma_text_at(x, if x >= 0.1 { 2 } else { 3 })
+}
+
+/// `x` with `decimals` decimals.
+fn sigma_text_at(x: f64, decimals: usize) -> String {
+    format!("{x:.decimals$}")
+}
+
+/// σ before and after a change, as [`sigma_text`] shows them, with more
+/// decimals (up to 6) where two different values would read the same: a
+/// shrink from 0.0504 to the floor 0.05 reads "0.0504 → 0.0500", not
+/// "0.050 → 0.050".
+fn sigma_texts(from: f64, to: f64) -> (String, String) {
+    let (mut a, mut b) = (sigma_text(from), sigma_text(to));
+    let mut decimals = if from.min(to) >= 0.1 { 2 } else { 3 };
+    while a == b && from != to && decimals < 6 {
+        decimals += 1;
+        (a, b) = (sigma_text_at(from, decimals), sigma_text_at(to, decimals));
     }
+    (a, b)
 }
 
 /// Random search's σ, round by round: the configuration's schedule
