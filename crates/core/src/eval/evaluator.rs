@@ -274,7 +274,7 @@ impl Evaluator {
         let v = self
             .lines
             .with_counts(|counts| self.value_from_counts(counts, mover));
-        if self.weights.combo.is_none() || v.abs() == WIN {
+        if !self.adds_combos(v) {
             return v;
         }
         self.lines
@@ -293,10 +293,17 @@ impl Evaluator {
     #[inline]
     pub(crate) fn evaluate_peek(&self, peek: &Peek, mover: Color) -> f64 {
         let v = self.value_from_counts(&peek.counts, mover);
-        if self.weights.combo.is_none() || v.abs() == WIN {
+        if !self.adds_combos(v) {
             return v;
         }
         self.add_combos(v, &peek.combos, mover)
+    }
+
+    /// Whether a shape value `v` takes the combination term: in a combo
+    /// model, unless it is a win or a loss already.
+    #[inline]
+    fn adds_combos(&self, v: f64) -> bool {
+        self.weights.combo.is_some() && v.abs() != WIN
     }
 
     /// A shape value `v` plus the combination term of `combos` for

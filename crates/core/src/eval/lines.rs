@@ -706,6 +706,32 @@ fn each_changed(
     }
 }
 
+/// Moves a stone of state `qs` (a colour's) whose pair in one direction
+/// went from `old` to `new` from its old shape to its new one in
+/// `counts`, and, when they are kept, from its old combination to its new
+/// one in `combos`; `now` gives its levels after the change (asked only
+/// for `combos`). Shared by a move's update and [`Lines::peek`]'s read.
+#[inline(always)]
+fn recount_stone(
+    counts: &mut ShapeCounts,
+    combos: Option<&mut ComboCounts>,
+    qs: usize,
+    (old, new): (PairIndex, PairIndex),
+    now: impl FnOnce() -> u32,
+) {
+    counts[qs][shape_for(qs, old)] -= 1;
+    counts[qs][shape_for(qs, new)] += 1;
+    if let Some(n) = combos {
+        // The levels are a sum over the directions: one term changed.
+        let now = now();
+        let before = now
+            .wrapping_sub(LEVELS[new as usize])
+            .wrapping_add(LEVELS[old as usize]);
+        n[qs][combo_in(before, qs - 1)] -= 1;
+        n[qs][combo_in(now, qs - 1)] += 1;
+    }
+}
+
 /// Whether shape counts `counts` give `color` a stone with a (k−1) shape:
 /// it could win at once.
 #[inline]
@@ -819,16 +845,9 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
         // and back): a branch, but a chain of read-modify-writes of one
         // counter cost more than its mispredictions.
         if COUNT && !c.state.is_empty() {
-            counts[qs][shape_for(qs, old)] -= 1;
-            counts[qs][shape_for(qs, new)] += 1;
-            if let Some(n) = combos.as_deref_mut() {
-                let now = levels(&c.pairs);
-                let before = now
-                    .wrapping_sub(LEVELS[new as usize])
-                    .wrapping_add(LEVELS[old as usize]);
-                n[qs][combo_in(before, qs - 1)] -= 1;
-                n[qs][combo_in(now, qs - 1)] += 1;
-            }
+            recount_stone(counts, combos.as_deref_mut(), qs, (old, new), || {
+                levels(&c.pairs)
+            });
         }
         if COUNT {
             threats.change(q, old, new, c.state.is_empty());

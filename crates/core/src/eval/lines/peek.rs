@@ -2,8 +2,8 @@
 //! ([`Lines::peek`]): what a search leaf needs, at a fraction of a play and
 //! an undo.
 
-use super::{can_win, shape_for, Cell, ComboCounts, Lines, ShapeCounts};
-use crate::eval::combo::{combo_at, combo_in, levels, Combo, LEVELS};
+use super::{can_win, recount_stone, shape_for, Cell, ComboCounts, Lines, ShapeCounts};
+use crate::eval::combo::{combo_at, levels, Combo, LEVELS};
 use crate::eval::shape::{LineClassifier, PairIndex};
 use crate::eval::threat_cells::Threat;
 use crate::game::{self, Color};
@@ -94,16 +94,15 @@ impl Lines {
         self.for_each_touched(cell, color, table, |q, c, old, new| {
             let qs = c.state as usize;
             if qs != 0 {
-                counts[qs][shape_for(qs, old)] -= 1;
-                counts[qs][shape_for(qs, new)] += 1;
-                if COMBOS {
-                    // The levels are a sum over the directions: one term
-                    // changes.
-                    let before = levels(&c.pairs);
-                    let after = before - LEVELS[old as usize] + LEVELS[new as usize];
-                    combos[qs][combo_in(before, qs - 1)] -= 1;
-                    combos[qs][combo_in(after, qs - 1)] += 1;
-                }
+                // The stone's pairs are as before: its levels after the
+                // peeked stone, one direction's term replaced.
+                recount_stone(
+                    &mut counts,
+                    COMBOS.then_some(&mut combos),
+                    qs,
+                    (old, new),
+                    || levels(&c.pairs) - LEVELS[old as usize] + LEVELS[new as usize],
+                );
             } else {
                 wins_in_two += self
                     .threats
