@@ -831,6 +831,16 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
         };
         let new = classify(code);
         let old = std::mem::replace(&mut c.pairs[d], new);
+        // Most touched cells keep their shapes (the stone is too far, or
+        // behind a block): then their counts, threat sets, levels and
+        // shape-sheet scores are unchanged too. A combo sheet's reply
+        // may still change (it reads other cells), so it is rescored.
+        if old == new {
+            if let Some(s) = sheets.as_deref_mut().filter(|_| COMBO) {
+                combo_apply(geo, &View { cells, high }, q, s);
+            }
+            continue;
+        }
         // An occupied cell is no completion cell, and stays occupied
         // until this move is taken back (which drops its log entries).
         if COMBO && c.state.is_empty() && LEVELS[old as usize] != LEVELS[new as usize] {
