@@ -7,7 +7,7 @@
 use crate::common::{mnk, read, train_in_pool};
 use mnk::eval::{Model, Weights};
 use mnk::game::Rules;
-use mnk::train::{Field, NoObserver, Optimizer, RunConfig, TrainError, Trainer};
+use mnk::train::{Check, Field, NoObserver, Optimizer, RunConfig, TrainError, Trainer};
 
 fn config(name: &str) -> RunConfig {
     let mut c = RunConfig::defaults(Rules::TICTACTOE);
@@ -162,6 +162,31 @@ fn mnk_train_model_combo_starts_a_combo_run() {
         start,
         Weights::flat(Rules::TICTACTOE).with_model(Model::Combo)
     );
+    // Its openings have 2 or 3 stones unless --stones says otherwise; a
+    // shape run's keep 2.
+    let stones = |name: &str, extra: &[&str]| {
+        let out = mnk()
+            .args(["train", "--game", "tictactoe", "--start", "flat"])
+            .args(["--rounds", "1", "--openings", "5", "--check-every", "0"])
+            .args(["--name", name, "--verdict-openings", "0", "--no-plots"])
+            .args(extra)
+            .arg("--runs-dir")
+            .arg(tmp.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{err}");
+        let toml = read(tmp.path().join(name).join("run.toml"));
+        let max = toml.lines().find(|l| l.starts_with("opening_stones_max"));
+        max.map(str::to_string)
+    };
+    assert!(read(tmp.path().join("c/run.toml")).contains("opening_stones_max = 3"));
+    assert_eq!(stones("s", &[]), None);
+    assert_eq!(stones("c2", &["--model", "combo", "--stones", "2"]), None);
+    assert_eq!(
+        stones("s3", &["--stones", "1-3"]).as_deref(),
+        Some("opening_stones_max = 3")
+    );
     // A model that does not exist is refused by name.
     let out = mnk()
         .args(["train", "--game", "tictactoe", "--model", "neural"])
@@ -172,4 +197,60 @@ fn mnk_train_model_combo_starts_a_combo_run() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("neural") && err.contains("combo"), "{err}");
+}
+
+/// Issue 29's tic-tac-toe goal: greedy from flat weights with the combo
+/// model agrees with the exact player in at least 99.0% of the reachable
+/// positions after CMA-ES at σ₀ = 1 (`mnk train --game tictactoe --start
+/// flat --model combo --optimizer cmaes --cmaes-sigma 1`; 15 of 16 seeds
+/// reach 99.16%, docs/training.md). What made it reliable is the openings
+/// of 2 or 3 stones, so the run also pins that they replay the same in 2
+/// threads, stopped and resumed, as in 1.
+#[test]
+fn cmaes_combo_from_flat_reaches_99_percent_on_tictactoe() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = |name: &str| {
+        let mut c = RunConfig::cmaes_defaults(Rules::TICTACTOE);
+        c.name = name.into();
+        c.start = "flat".into();
+        c.model = Model::Combo;
+        c.opening_stones_max = RunConfig::default_stones_max(c.game, c.model);
+        c.check_every = 100;
+        let mut cm = c.cmaes_config();
+        cm.sigma = 1.0;
+        c.cmaes = Some(cm);
+        c
+    };
+    assert_eq!(config("x").opening_stones_max, Some(3));
+    let start = Weights::flat(Rules::TICTACTOE).with_model(Model::Combo);
+    let whole = train_in_pool(1, config("whole"), start.clone(), tmp.path());
+    let agreement = |c: &mnk::train::CheckRow| match &c.check {
+        Check::Exact(e) => e.agreement,
+        other => panic!("tic-tac-toe has exact checks, not {other:?}"),
+    };
+    let checks = whole.checks();
+    assert!(agreement(&checks[0]) < 0.9, "flat weights already agree");
+    let last = agreement(checks.last().unwrap());
+    assert!(last >= 0.99, "agreement {:.2}%", 100.0 * last);
+
+    let dir = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap()
+        .install(|| {
+            let mut t = Trainer::create(config("cut"), start, tmp.path(), false).unwrap();
+            t.run_rounds(70, &mut NoObserver).unwrap();
+            let dir = t.dir().path().to_path_buf();
+            drop(t);
+            let mut t = Trainer::resume(&dir).unwrap();
+            t.run(&mut NoObserver).unwrap();
+            dir
+        });
+    for f in ["rounds.csv", "checks.csv"] {
+        assert_eq!(
+            read(dir.join(f)),
+            read(whole.dir().path().join(f)),
+            "{f}: the resumed 2-thread run differs"
+        );
+    }
 }

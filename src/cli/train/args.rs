@@ -184,10 +184,42 @@ pub struct RoundArgs {
     #[arg(long, value_name = "FROM", value_parser = ["book", "random"],
           conflicts_with_all = ["resume", "random_openings"])]
     pub round_openings: Option<String>,
-    /// Stones in each random opening (default: 4 on 9x9 and up, 2 on small
-    /// boards); with a book, needs --random-openings.
-    #[arg(long, conflicts_with = "resume")]
-    pub stones: Option<u32>,
+    /// Stones in each random opening: N, or a range such as 2-3 (each
+    /// opening draws its count uniformly) (default: 4 on 9x9 and up, 2 on
+    /// small boards, 2-3 for the combo model on tic-tac-toe); with a book,
+    /// needs --random-openings.
+    #[arg(long, conflicts_with = "resume", value_name = "N|LOW-HIGH")]
+    pub stones: Option<Stones>,
+}
+
+/// `--stones`: a number of stones or an inclusive range of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stones {
+    /// The fewest.
+    pub low: u32,
+    /// The most (`low` for a single number).
+    pub high: u32,
+}
+
+impl std::str::FromStr for Stones {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let num = |t: &str| {
+            t.trim().parse::<u32>().map_err(|_| {
+                format!("expected a number of stones or a range like 2-3, found {s:?}")
+            })
+        };
+        let (low, high) = match s.split_once('-') {
+            Some((a, b)) => (num(a)?, num(b)?),
+            None => (num(s)?, num(s)?),
+        };
+        if low > high {
+            return Err(format!(
+                "expected a range from low to high, such as 2-3, found {s:?}"
+            ));
+        }
+        Ok(Stones { low, high })
+    }
 }
 
 impl RoundArgs {
@@ -201,7 +233,10 @@ impl RoundArgs {
         }
         set(&mut cfg.challengers, self.challengers);
         set(&mut cfg.openings, self.openings);
-        set(&mut cfg.opening_stones, self.stones);
+        if let Some(st) = self.stones {
+            cfg.opening_stones = st.low;
+            cfg.opening_stones_max = (st.high > st.low).then_some(st.high);
+        }
         if let Some(p) = &self.openings_file {
             cfg.openings_file = Some(p.display().to_string());
             cfg.book_split = true;

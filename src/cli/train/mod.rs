@@ -241,6 +241,9 @@ fn create(a: &Args) -> Result<Trainer> {
         Some(model) => start.with_model(model),
         None => start,
     };
+    if a.round.stones.is_none() {
+        cfg.opening_stones_max = mnk::train::RunConfig::default_stones_max(rules, start.model());
+    }
     let (runs, force, verdict) = (&a.run.runs_dir, a.run.force, a.run.verdict_openings);
     let t = Trainer::create_for_verdict(cfg, start, runs, force, verdict)
         .map_err(|e| worded(e, None))?;

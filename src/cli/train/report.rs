@@ -31,7 +31,7 @@ pub fn plan(t: &Trainer) -> String {
 /// trained player.
 fn sources(c: &RunConfig) -> String {
     let book = match (&c.openings_file, c.book_split) {
-        (None, _) => format!("; random openings of {} stones", c.opening_stones),
+        (None, _) => format!("; random openings of {} stones", c.opening_stones_text()),
         (Some(f), split) => {
             let name = if f == mnk::train::SHIPPED_BOOK {
                 "the shipped book".to_string()
@@ -41,7 +41,7 @@ fn sources(c: &RunConfig) -> String {
             if split && c.random_rounds {
                 format!(
                     "; random openings of {} stones, checks on {name}'s check part",
-                    c.opening_stones
+                    c.opening_stones_text()
                 )
             } else if split {
                 format!("; openings from {name}'s training part, checks on its check part")

@@ -386,10 +386,5 @@ pub fn check_openings(cfg: &super::RunConfig, check_part: Option<&[Opening]>) ->
             .collect();
     }
     let mut rng = game_rng(cfg.seed, &[stream::CHECK]);
-    crate::arena::random_openings(
-        cfg.game,
-        cfg.opening_style(),
-        cfg.check_openings as usize,
-        &mut rng,
-    )
+    cfg.random_openings(cfg.check_openings as usize, &mut rng)
 }

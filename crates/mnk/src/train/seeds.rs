@@ -4,7 +4,7 @@
 //! configuration whatever the thread count.
 
 use super::config::RunConfig;
-use crate::arena::{game_rng, random_openings, Opening};
+use crate::arena::{game_rng, Opening};
 use rand::seq::SliceRandom;
 
 /// Seed streams: each kind of random choice has its own, so that adding
@@ -54,7 +54,7 @@ pub(crate) fn draw_openings(
     match pool {
         Some(pool) if pool.len() <= n => pool.to_vec(),
         Some(pool) => pool.choose_multiple(rng, n).cloned().collect(),
-        None => random_openings(cfg.game, cfg.opening_style(), n, rng),
+        None => cfg.random_openings(n, rng),
     }
 }
 

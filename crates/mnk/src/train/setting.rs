@@ -63,6 +63,8 @@ string_enum! {
         OpeningsFile = "openings_file",
         /// Stones per random opening.
         OpeningStones = "opening_stones",
+        /// The most stones per random opening.
+        OpeningStonesMax = "opening_stones_max",
         /// The perturbation's σ.
         Sigma = "sigma",
         /// σ's half-life in rounds.

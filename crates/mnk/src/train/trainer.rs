@@ -17,7 +17,7 @@ use super::setting::{ensure, BookNeed, Field, Problem};
 use super::snapshot::Snapshot;
 use super::TrainError;
 use crate::arena::ranks::{self, Timing};
-use crate::arena::{derive_seed, game_rng, random_openings, stats::PairedTally};
+use crate::arena::{derive_seed, game_rng, stats::PairedTally};
 use crate::arena::{parse_openings, Book, BookError, BookPart, Opening, OpeningError};
 use crate::eval::Weights;
 use std::path::{Path, PathBuf};
@@ -808,12 +808,7 @@ impl Trainer {
             }
             None => {
                 let mut rng = game_rng(self.cfg.seed, &[stream::VERDICT]);
-                random_openings(
-                    self.cfg.game,
-                    self.cfg.opening_style(),
-                    openings.max(1),
-                    &mut rng,
-                )
+                self.cfg.random_openings(openings.max(1), &mut rng)
             }
         };
         let seed = derive_seed(self.cfg.seed, &[stream::VERDICT, 1]);

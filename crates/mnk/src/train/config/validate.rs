@@ -174,6 +174,18 @@ impl RunConfig {
                 self.game
             )),
         )?;
+        if let Some(max) = self.opening_stones_max {
+            ensure(
+                Field::OpeningStonesMax,
+                self.opening_stones <= max && (max as usize) < self.game.cells(),
+                other(format!(
+                    "random openings of {} to {max} stones: the range must run from low to high and fit the {} cells of {}",
+                    self.opening_stones,
+                    self.game.cells(),
+                    self.game
+                )),
+            )?;
+        }
         ensure(Field::CheckOpenings, self.check_openings >= 1, || {
             Problem::Zero
         })
