@@ -41,6 +41,14 @@ pub(crate) use peek::Peek;
 /// Set in a history entry's state for a move played without sheets.
 const UNSCORED: u8 = 0x80;
 
+/// Set in a history entry's state for a move whose rescoring the sheets
+/// recorded ([`Sheets::begin_journal`]): its undo copies their entries
+/// back instead of rescoring them.
+const JOURNALED: u8 = 0x40;
+
+/// A history entry's colour state without its flags.
+const STATE: u8 = !(UNSCORED | JOURNALED);
+
 /// `counts[cell as usize][shape]`: (stone, direction) pairs per shape, by
 /// what the cell holds (row 0, empty cells, is a sink so updates need no
 /// branch).
@@ -91,7 +99,11 @@ pub struct Lines {
     /// update).
     track_counts: bool,
     /// (cell, colour state, board hash before the move) per move applied;
-    /// the state has [`UNSCORED`] set for a move played without sheets.
+    /// the state has [`UNSCORED`] set for a move played without sheets,
+    /// and [`JOURNALED`] for one whose rescoring the sheets recorded (a
+    /// search's lines, which count shapes, have combo sheets record it:
+    /// a search takes back nearly every move it makes, and rescoring a
+    /// combo sheet reads replies).
     history: Vec<(u16, u8, u64)>,
     /// Moves in `history` played without sheets ([`Lines::play_unscored`]).
     unscored: usize,
@@ -287,8 +299,14 @@ impl Lines {
         );
         let cell = self.geo.rules.index(m);
         let state = game::Cell::from(color);
-        self.history.push((cell as u16, state as u8, hash));
+        let journal = self.track_counts && sheets.has_combos();
+        if journal {
+            sheets.begin_journal(self.history.len());
+        }
+        let flag = if journal { JOURNALED } else { 0 };
+        self.history.push((cell as u16, state as u8 | flag, hash));
         self.set_cell(cell, state, Some(sheets), false);
+        sheets.end_journal();
     }
 
     /// Plays `m` for `color` without rescoring any sheet: for a search
@@ -336,6 +354,15 @@ impl Lines {
             self.cells.len(),
             "score sheets of another game"
         );
+        // One move (a search's usual case) is recorded, so that its undo
+        // copies the sheets back; two or more are taken back one at a
+        // time, which the record of their joint rescoring could not do.
+        // Shape sheets are not: their undo rescores only the cells whose
+        // pairs changed, fewer than this rescores, at a sum each.
+        let journal = self.track_counts && sheets.has_combos() && self.unscored == 1;
+        if journal {
+            sheets.begin_journal(self.history.len() - 1);
+        }
         let (geo, view) = (&*self.geo, self.view());
         let cells = view.cells;
         // The unscored moves are the last ones: a scored play on top of
@@ -382,9 +409,11 @@ impl Lines {
                 unsafe { sheets.apply_unchecked::<false>(q, &c.pairs, c.state, [0; 2]) };
             });
         }
+        sheets.end_journal();
+        let flag = if journal { JOURNALED } else { 0 };
         for entry in &mut self.history[unscored] {
             debug_assert!(entry.1 & UNSCORED != 0);
-            entry.1 &= !UNSCORED;
+            entry.1 = entry.1 & !UNSCORED | flag;
         }
         self.unscored = 0;
         self.levels.clear();
@@ -405,6 +434,10 @@ impl Lines {
                     let start = self.levels.starts.pop().expect("a start per unscored move");
                     self.levels.cells.truncate(start as usize);
                 }
+            } else if state & JOURNALED != 0 && sheets.take_back(self.history.len()) {
+                // The sheets are back as they were: only the lines' own
+                // state is left to take back.
+                self.set_cell(cell as usize, game::Cell::Empty, None, false);
             } else {
                 self.set_cell(cell as usize, game::Cell::Empty, Some(sheets), false);
             }
@@ -422,7 +455,7 @@ impl Lines {
             let (cell, state, hash) = self.history[n - 1];
             hash != board.hash_at(n - 1)
                 || cell as usize != self.geo.rules.index(m)
-                || state & !UNSCORED != game::Cell::from(c) as u8
+                || state & STATE != game::Cell::from(c) as u8
         } {
             n -= 1;
         }

@@ -42,7 +42,10 @@ use super::combo::{combo_pair, Combo};
 use super::shape::{pair_shape, Pairs, Shape};
 use super::weights::Weights;
 use crate::game::{Cell, Color};
+use journal::Journal;
 use std::sync::Arc;
+
+mod journal;
 
 /// The number of shape pairs, the size of the term table.
 const PAIRS: usize = Shape::NUM * Shape::NUM;
@@ -93,6 +96,8 @@ pub struct Sheets {
     keys: [Vec<f32>; 2],
     /// Each sheet's empty-board scores and keys, copied in to start a game.
     blank: [Arc<Blank>; 2],
+    /// The entries that recorded moves overwrote ([`Sheets::begin_journal`]).
+    journal: Journal,
 }
 
 /// One sheet's empty-board scores and keys.
@@ -169,6 +174,7 @@ impl Sheets {
                     keys: Vec::new(),
                 })
             }),
+            journal: Journal::default(),
         };
         for (cell, (pairs, state, reply)) in blank.enumerate() {
             s.apply(cell, pairs, state, reply);
@@ -286,6 +292,18 @@ impl Sheets {
         } else {
             sum([p(0), p(1), p(2), p(3), penalty])
         };
+        // Only combo sheets record (`Lines` has shape sheets rescore
+        // instead): shape sheets pay nothing for it.
+        if COMBO && self.journal.on {
+            // SAFETY: the caller's.
+            let old = unsafe {
+                (
+                    [0, 1].map(|i| *self.scores[i].get_unchecked(cell)),
+                    [0, 1].map(|i| *self.keys[i].get_unchecked(cell)),
+                )
+            };
+            self.journal.record(cell, old.0, old.1);
+        }
         // SAFETY: the caller's.
         unsafe {
             *self.scores[0].get_unchecked_mut(cell) = s0;
@@ -318,8 +336,44 @@ impl Sheets {
         &self.keys[i]
     }
 
+    /// Records, until [`Sheets::end_journal`], what the writes of the move
+    /// at `ply` (its index in the game) overwrite, for
+    /// [`Sheets::take_back`]: a search takes back nearly every move it
+    /// scores. Combo sheets only ([`Sheets::has_combos`]): writes without
+    /// the combination term are not recorded.
+    #[inline]
+    pub(crate) fn begin_journal(&mut self, ply: usize) {
+        debug_assert!(self.has_combos(), "a journal of shape sheets");
+        self.journal.begin(ply);
+    }
+
+    /// Stops recording writes.
+    #[inline]
+    pub(crate) fn end_journal(&mut self) {
+        self.journal.end();
+    }
+
+    /// Puts back every entry the move at `ply` overwrote, if its writes
+    /// were recorded here ([`Sheets::begin_journal`]), and says whether
+    /// they were; the sheets are then exactly as before the move.
+    #[inline]
+    pub(crate) fn take_back(&mut self, ply: usize) -> bool {
+        let Some(entries) = self.journal.take(ply) else {
+            return false;
+        };
+        for (cell, scores, keys) in entries {
+            let cell = cell as usize;
+            for i in 0..2 {
+                self.scores[i][cell] = scores[i];
+                self.keys[i][cell] = keys[i];
+            }
+        }
+        true
+    }
+
     /// Back to the empty board's scores.
     pub fn reset(&mut self) {
+        self.journal.clear();
         for i in 0..2 {
             self.scores[i].copy_from_slice(&self.blank[i].scores);
             self.keys[i].copy_from_slice(&self.blank[i].keys);
@@ -331,6 +385,8 @@ impl Sheets {
     /// calls it), reusing this one's memory. Until then its scores are
     /// those of the sheet it was.
     pub fn reset_to(&mut self, i: usize, other: &Sheets, j: usize) {
+        // The recorded entries are the old weights' scores.
+        self.journal.clear();
         for (mine, theirs) in self.term.iter_mut().zip(&other.term) {
             mine[i] = theirs[j];
         }
@@ -360,7 +416,8 @@ impl Sheets {
                 (self.scores[i].capacity() + b.scores.capacity()) * size_of::<f64>()
                     + (self.keys[i].capacity() + b.keys.capacity()) * size_of::<f32>()
             })
-            .sum()
+            .sum::<usize>()
+            + self.journal.heap_bytes()
     }
 }
 
