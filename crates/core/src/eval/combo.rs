@@ -38,6 +38,13 @@
 //! (`combo_of_levels`) and a [`Combo`] variant with its name; the score
 //! sheets, the board value and the weight files follow from
 //! [`Combo::NUM`] and [`Combo::count`].
+//!
+//! The combo sheets' update loop reads both colours' combinations with
+//! one lookup instead of two: the same counts as base-5 digits
+//! (`DIGITS`, each colour's below 125) index `COMBO_PAIR_OF` (125² entries),
+//! which is built from `combo_of_levels`. A new count is a digit there
+//! too; a fourth would make 625 per colour, too large a table, and the
+//! loop would go back to two `COMBO_OF` lookups (`combo_pair`).
 
 use super::shape::{pair_shape, Pairs, Shape};
 use std::fmt;
@@ -172,21 +179,29 @@ pub(crate) const WHITE_LEVELS: u32 = 16;
 /// `of_shape[black's shape] | of_shape[white's shape] << white`: the
 /// per-direction contributions that a cell's four directions add up
 /// ([`LEVELS`] here, the reply's tables in `reply.rs`). Odd indices, which
-/// no pair has, repeat the even index below them.
-pub(crate) const fn by_pair(of_shape: [u32; Shape::NUM], white: u32) -> [u32; 128] {
-    let mut t = [0u32; 128];
+/// no pair has, repeat the even index below them, and the table has an
+/// entry for every byte ([`PAIR_TABLE`]), so that a lookup by a pair index
+/// needs no bounds check.
+pub(crate) const fn by_pair(of_shape: [u32; Shape::NUM], white: u32) -> [u32; PAIR_TABLE] {
+    let mut t = [0u32; PAIR_TABLE];
     let mut p = 0;
-    while p < 128 {
-        let (b, w) = (pair_shape(p as u8, 0), pair_shape(p as u8, 1));
+    while p < PAIR_TABLE {
+        // Past 127 (no pair index is): the entry 128 below.
+        let q = (p % 128) as u8;
+        let (b, w) = (pair_shape(q, 0), pair_shape(q, 1));
         t[p] = of_shape[b as usize] | of_shape[w as usize] << white;
         p += 1;
     }
     t
 }
 
+/// The length of a table by pair index: one entry per byte value, though
+/// pair indices stay below 128.
+pub(crate) const PAIR_TABLE: usize = 256;
+
 /// By pair index, both colours' level counts of one direction: black's
 /// in bits 0–8, white's in 16–24.
-pub(crate) static LEVELS: [u32; 128] = by_pair(
+pub(crate) static LEVELS: [u32; PAIR_TABLE] = by_pair(
     {
         let mut v = [0; Shape::NUM];
         v[Shape::OpenIn1 as usize] = 1 << FOURS;
@@ -230,6 +245,51 @@ pub(crate) static COMBO_OF: [u8; 1 << LEVEL_BITS] = {
     t
 };
 
+/// By pair index, both colours' level counts of one direction as base-5
+/// digits, `black × 125 + white` with each colour's `fours × 25 + threes
+/// × 5 + twos`: a cell's four directions add up without carries (each
+/// count is at most 4), and the sum, below 125², indexes
+/// [`COMBO_PAIR_OF`], one lookup for both colours' combinations where the
+/// [`LEVELS`] words take two. The combo sheets' update loop reads a
+/// cell's combinations this way.
+pub(crate) static DIGITS: [u32; PAIR_TABLE] = {
+    let mut v = [0; Shape::NUM];
+    v[Shape::OpenIn1 as usize] = 25;
+    v[Shape::ClosedIn1 as usize] = 25;
+    v[Shape::OpenIn2 as usize] = 5;
+    v[Shape::OpenIn3 as usize] = 1;
+    let mut t = [0u32; PAIR_TABLE];
+    let mut p = 0;
+    while p < PAIR_TABLE {
+        let q = (p % 128) as u8;
+        t[p] = v[pair_shape(q, 0) as usize] * 125 + v[pair_shape(q, 1) as usize];
+        p += 1;
+    }
+    t
+};
+
+/// The bits of a [`DIGITS`] sum (below 125² = 15,625).
+pub(crate) const DIGIT_BITS: u32 = 14;
+
+/// [`combo_pair`] by [`DIGITS`] sum (entries past 125² are never read).
+pub(crate) static COMBO_PAIR_OF: [u8; 1 << DIGIT_BITS] = {
+    let mut t = [0u8; 1 << DIGIT_BITS];
+    let mut i = 0;
+    while i < 125 * 125 {
+        // One colour's base-5 digits as its LEVELS field.
+        const fn field(n: usize) -> u32 {
+            ((n / 25) as u32) << FOURS | ((n / 5 % 5) as u32) << THREES | ((n % 5) as u32) << TWOS
+        }
+        let (b, w) = (
+            combo_of_levels(field(i / 125)),
+            combo_of_levels(field(i % 125)),
+        );
+        t[i] = b as u8 * Combo::NUM as u8 + w as u8;
+        i += 1;
+    }
+    t
+};
+
 /// The sum of a cell's four directions' [`LEVELS`].
 #[inline(always)]
 pub(crate) fn levels(pairs: &Pairs) -> u32 {
@@ -247,11 +307,11 @@ pub(crate) fn combo_in(levels: u32, color: usize) -> usize {
     COMBO_OF[field as usize] as usize
 }
 
-/// Both colours' combinations at a cell with these pairs, as the index
-/// `black × Combo::NUM + white` of a table of pairs of combinations.
+/// Both colours' combinations at a cell whose [`levels`] sum is `l`, as
+/// the index `black × Combo::NUM + white` of a table of pairs of
+/// combinations.
 #[inline(always)]
-pub(crate) fn combo_pair(pairs: &Pairs) -> usize {
-    let l = levels(pairs);
+pub(crate) fn combo_pair(l: u32) -> usize {
     combo_in(l, 0) * Combo::NUM + combo_in(l, 1)
 }
 
@@ -276,6 +336,32 @@ fn combo_of_shapes(shapes: [Shape; 4]) -> Combo {
 mod tests {
     use super::*;
     use crate::eval::shape::pair_index;
+
+    /// The base-5 path (digits summed, then one lookup) gives both
+    /// colours' combinations as the [`LEVELS`] path does, on every
+    /// combination of shapes the other test tries.
+    #[test]
+    fn digits_match_the_levels() {
+        let digits = |p: &Pairs| p.iter().map(|&p| DIGITS[p as usize]).sum::<u32>();
+        for a in 0..64usize {
+            for b in 0..64usize {
+                for c in 0..8usize {
+                    let pairs: Pairs = [
+                        pair_index((a / 8) as u8, (a % 8) as u8),
+                        pair_index((b / 8) as u8, (b % 8) as u8),
+                        pair_index(c as u8, (7 - c) as u8),
+                        pair_index(((a + b) % 8) as u8, c as u8),
+                    ];
+                    let sum = digits(&pairs);
+                    assert!(sum < 125 * 125);
+                    assert_eq!(
+                        COMBO_PAIR_OF[sum as usize] as usize,
+                        combo_pair(levels(&pairs))
+                    );
+                }
+            }
+        }
+    }
 
     /// The packed path (per-direction counts summed, then looked up) gives
     /// the combination of the four shapes, for both colours, on every

@@ -22,12 +22,13 @@
 //! (`reply.rs`): where a stone makes exactly one closed (k−1), the
 //! combination the opponent's forced block makes on its completion cell.
 //! It depends on that cell's other lines too, so after a move every empty
-//! cell whose (k−1) points at a cell whose threat levels changed is
-//! rescored as well; shape-model sheets skip all of it.
+//! cell whose (k−1) points at a cell whose combination over those lines
+//! changed is rescored as well; shape-model sheets skip all of it, and
+//! their loop is compiled apart from the combo sheets' (`score_combos`).
 
 use super::combo::{combo_at, combo_in, levels, Combo, LEVELS};
 use super::geometry::Geometry;
-use super::reply::{combo_apply, dependents, reply_at};
+use super::reply::{changes_replies, combo_apply, dependents, reply_at, Cells as _};
 use super::shape::{LineClassifier, PairIndex, Pairs, Shape};
 use super::sheet::Sheets;
 use super::threat_cells::{Threat, ThreatCells};
@@ -119,15 +120,21 @@ pub struct Lines {
 type Changes = Vec<(u16, u8)>;
 
 /// The cells whose threat levels (`LEVELS`) the moves played without
-/// sheets changed, for [`Lines::score_unscored`]: a combo model's reply
-/// term reads its completion cell's levels, so the (k−1)s pointing at
-/// those cells must be rescored too, and only at those (a middle game has
-/// (k−1)s pointing at many of a move's touched cells).
+/// sheets changed in a way a reply can read, for
+/// [`Lines::score_unscored`]: a combo model's reply term reads its
+/// completion cell's combination over three lines, so the (k−1)s pointing
+/// at those cells must be rescored too, and only at those (a middle game
+/// has (k−1)s pointing at many of a move's touched cells). A change is
+/// logged only where the cell has a win or a (k−1) along another line
+/// and that line's reply would read another combination
+/// (`reply::changes_replies`): rare.
 ///
 /// Recording costs the moves of a shape-model search, so it is on only
 /// while the sheets last scored here had reply terms. It changes only in
 /// [`Lines::score_unscored`], when no move is unscored, so the unscored
-/// moves are either all recorded or none.
+/// moves are either all recorded or none. The first move of a run logs
+/// nothing even then: scoring finds its touched cells' changes itself
+/// (so a greedy player, which scores each move alone, keeps no log).
 #[derive(Clone, Debug, Default)]
 struct LevelLog {
     /// Whether unscored moves record their cells.
@@ -330,10 +337,25 @@ impl Lines {
     }
 
     /// [`Lines::set_cell`] without sheets, recording the cells whose
-    /// levels change: kept apart so that the other moves' code, inlined,
-    /// holds no level tracking.
-    #[inline(never)]
+    /// levels change where replies may read them (out of line, so that
+    /// the other moves' code, inlined, holds no level tracking).
+    ///
+    /// The first move of a run is not recorded (its log is empty):
+    /// [`Lines::score_unscored`] finds its dependents from its touched
+    /// cells, as it rescores them anyway, so a greedy player, which
+    /// scores every move on its own, pays for no log at all.
+    #[inline(always)]
     fn set_cell_recorded(&mut self, cell: usize, state: game::Cell) {
+        if self.unscored == 1 {
+            self.set_cell(cell, state, None, false);
+        } else {
+            self.set_cell_logged(cell, state);
+        }
+    }
+
+    /// [`Lines::set_cell`] without sheets, logging (`LevelLog`).
+    #[inline(never)]
+    fn set_cell_logged(&mut self, cell: usize, state: game::Cell) {
         self.set_cell(cell, state, None, true);
     }
 
@@ -363,8 +385,7 @@ impl Lines {
         if journal {
             sheets.begin_journal(self.history.len() - 1);
         }
-        let (geo, view) = (&*self.geo, self.view());
-        let cells = view.cells;
+        let (geo, cells) = (&*self.geo, &self.cells);
         // The unscored moves are the last ones: a scored play on top of
         // an unscored one is refused.
         let unscored = self.history.len() - self.unscored..;
@@ -382,24 +403,7 @@ impl Lines {
         // up from scratch): every cell once is less than each move's
         // cells.
         if sheets.has_combos() {
-            let deps = sheets.has_replies();
-            // Which touched cells' levels changed is recorded only once
-            // sheets with replies were scored here (`LevelLog`): until
-            // then every (k−1) that points at a touched cell is rescored.
-            let recorded = self.levels.on;
-            debug_assert!(!recorded || self.levels.starts.len() == self.unscored);
-            let mut apply = |q: usize| combo_apply(geo, &view, q, sheets);
-            each_changed(geo, moves, many, |q, d| {
-                apply(q);
-                if deps && !recorded && d < 4 {
-                    dependents(geo, &view, q, d, &mut apply);
-                }
-            });
-            if deps && recorded && !many {
-                for &(r, d) in &self.levels.cells {
-                    dependents(geo, &view, r as usize, d as usize, &mut apply);
-                }
-            }
+            self.score_combos(sheets, many);
         } else {
             each_changed(geo, moves, many, |q, _| {
                 let c = &cells[q];
@@ -420,6 +424,85 @@ impl Lines {
         // Sheets with replies will read the cells the next unscored moves
         // change; others need none of it.
         self.levels.on = sheets.has_replies();
+    }
+
+    /// [`Lines::score_unscored`] on sheets with combinations (`many`: the
+    /// moves touched at least every cell once, so every cell is
+    /// rescored). Out of line, so that the shape model's loop, inlined
+    /// in the callers, is compiled as if this were not there.
+    #[inline(never)]
+    fn score_combos(&mut self, sheets: &mut Sheets, many: bool) {
+        let geo = &*self.geo;
+        // The fields apart: the classifier is borrowed mutably below.
+        let view = View {
+            cells: &self.cells,
+            high: &self.high,
+        };
+        let cells = view.cells;
+        let moves = &self.history[self.history.len() - self.unscored..];
+        if many {
+            // Every reply is found afresh: no dependents to look for.
+            (0..cells.len()).for_each(|q| combo_apply(geo, &view, q, sheets, |_| {}));
+        } else {
+            let deps = sheets.has_replies();
+            // Which touched cells' reply-relevant levels changed is
+            // recorded only once sheets with replies were scored here, and
+            // not for the run's first move (`LevelLog`). For a move not
+            // recorded, the (k−1)s pointing at a touched cell are rescored
+            // when the cell's sum (it is rescored anyway) shows a win or a
+            // (k−1) for some side, and, if the move is the only one, when
+            // the change its stone made can change a reply reading the
+            // cell (`changes_replies`, the cell's pair before the move
+            // reclassified from its code without the stone): few cells.
+            let recorded = self.levels.on;
+            debug_assert!(!recorded || self.levels.starts.len() == self.unscored);
+            let classifier = &mut self.classifier;
+            let single = moves.len() == 1;
+            for (i, &(cell, stone, _)) in moves.iter().enumerate() {
+                let cell = cell as usize;
+                // The stone's bits in a line code's field.
+                let stone = u64::from(stone & STATE);
+                combo_apply(geo, &view, cell, sheets, |_| {});
+                let unlogged = deps && (i == 0 || !recorded);
+                for t in geo.touches(cell) {
+                    let q = t.cell as usize;
+                    // An occupied cell scores −∞ whatever its pairs (the
+                    // terms are finite: weights are), as it has since its
+                    // stone was played, and is no completion cell: its
+                    // entry stands. (The shape loop rescores it rather
+                    // than branch; a combo cell costs more.) Read through
+                    // `view`, as `combo_apply` reads the pairs: one bounds
+                    // check for both.
+                    if !view.state(q).is_empty() {
+                        continue;
+                    }
+                    combo_apply(geo, &view, q, sheets, |sheets| {
+                        if !unlogged {
+                            return;
+                        }
+                        let (c, d) = (&cells[q], (t.word >> 1) as usize & 3);
+                        let changed = !single || {
+                            let high = view.high.get(q).map_or(0, |h| h[d]);
+                            let mut before = [c.codes[d], high];
+                            before[usize::from(t.word & 1)] ^= stone << t.shift;
+                            let old = classifier.classify(before);
+                            changes_replies(&c.pairs, d, old, c.pairs[d])
+                        };
+                        if changed {
+                            dependents(geo, &view, q, d, &mut |q| {
+                                combo_apply(geo, &view, q, sheets, |_| {})
+                            });
+                        }
+                    });
+                }
+            }
+            if deps && recorded {
+                let mut apply = |q: usize| combo_apply(geo, &view, q, sheets, |_| {});
+                for &(r, d) in &self.levels.cells {
+                    dependents(geo, &view, r as usize, d as usize, &mut apply);
+                }
+            }
+        }
     }
 
     /// Takes back the last move (with the sheets if it was played with
@@ -831,7 +914,7 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
         if COMBO {
             // A reply reads other cells: see `combo_apply`.
             let view = View { cells, high };
-            combo_apply(geo, &view, cell, s);
+            combo_apply(geo, &view, cell, s, |_| {});
         } else {
             // SAFETY: `cell` is a cell of this board (see the assertion
             // above), and the classifier gives pair indices.
@@ -870,13 +953,14 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
         // may still change (it reads other cells), so it is rescored.
         if old == new {
             if let Some(s) = sheets.as_deref_mut().filter(|_| COMBO) {
-                combo_apply(geo, &View { cells, high }, q, s);
+                combo_apply(geo, &View { cells, high }, q, s, |_| {});
             }
             continue;
         }
         // An occupied cell is no completion cell, and stays occupied
         // until this move is taken back (which drops its log entries).
-        if COMBO && c.state.is_empty() && LEVELS[old as usize] != LEVELS[new as usize] {
+        // Only changes that can change a reply reading the cell count.
+        if COMBO && c.state.is_empty() && changes_replies(&c.pairs, d, old, new) {
             if let Some(log) = log.as_deref_mut() {
                 log.push((q as u16, d as u8));
             } else if i < 128 {
@@ -898,7 +982,7 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
         // Occupied cells too: −∞ either way, and no branch to mispredict.
         if let Some(s) = sheets.as_deref_mut() {
             if COMBO {
-                combo_apply(geo, &View { cells, high }, q, s);
+                combo_apply(geo, &View { cells, high }, q, s, |_| {});
             } else {
                 // SAFETY: `q` is a cell of this board (see the assertion
                 // above), and the classifier gives pair indices.
@@ -915,7 +999,7 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
                 let view = View { cells, high };
                 let d = (t.word >> 1) as usize & 3;
                 dependents(geo, &view, t.cell as usize, d, &mut |q| {
-                    combo_apply(geo, &view, q, s)
+                    combo_apply(geo, &view, q, s, |_| {});
                 });
             }
         }

@@ -40,7 +40,9 @@
 //! 512-entry table. A combination over the counts already there is a
 //! [`Combo`] variant (with `NUM`, `ALL`, `WEIGHTED`, `count`, `name` and
 //! `describe`) and a row in `combo_of_levels`; one that needs another
-//! count also adds its field to `LEVELS` (and widens the table's index).
+//! count also adds its field to `LEVELS` (and widens the table's index)
+//! and a base-5 digit to `DIGITS`, the form the sheets' update loop reads
+//! (three counts per colour fit its table; see `combo.rs`).
 //! The sheets' combination table, the reply term (which reads the
 //! opponent's combination at the completion cell), the board value's
 //! stones per combination, the TOML tables `[own_combo]`/`[opp_combo]`,

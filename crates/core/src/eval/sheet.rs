@@ -38,8 +38,8 @@
 //! its occupancy: incremental updates and a rebuild from scratch agree bit
 //! for bit, and ties between cells are exact.
 
-use super::combo::{combo_pair, Combo};
-use super::shape::{pair_shape, Pairs, Shape};
+use super::combo::{combo_pair, levels, Combo};
+use super::shape::{pair_shape, PairIndex, Pairs, Shape};
 use super::weights::Weights;
 use crate::game::{Cell, Color};
 use journal::Journal;
@@ -82,6 +82,9 @@ pub struct Sheets {
     /// Each sheet's forced-reply term, by the opponent's combination at
     /// the reply cell (the module's doc): `−defence × opp_combo[c]`.
     reply_term: [[f64; 2]; Combo::NUM],
+    /// Both sheets' reply terms together, by sheet 0's reply ×
+    /// `Combo::NUM` + sheet 1's: one load for a cell's pair of replies.
+    reply_pairs: [[f64; 2]; COMBO_PAIRS],
     /// The side to move of each sheet, by [`Color::index`]: whose fours'
     /// replies [`Lines`](super::Lines) looks up for it.
     movers: [usize; 2],
@@ -163,6 +166,7 @@ impl Sheets {
             term: std::array::from_fn(|p| [a[p], b[p]]),
             combo_term: std::array::from_fn(|p| [ca[p], cb[p]]),
             reply_term: std::array::from_fn(|c| [ra[c], rb[c]]),
+            reply_pairs: [[0.0; 2]; COMBO_PAIRS],
             movers: sheets.map(|(_, mover)| mover.index()),
             replies: ra.iter().chain(&rb).any(|&t| t != 0.0),
             combo: sheets.map(|(w, _)| w.combo.is_some()),
@@ -176,6 +180,7 @@ impl Sheets {
             }),
             journal: Journal::default(),
         };
+        s.pair_replies();
         for (cell, (pairs, state, reply)) in blank.enumerate() {
             s.apply(cell, pairs, state, reply);
         }
@@ -189,6 +194,14 @@ impl Sheets {
             s.apply(cell, pairs, state, reply);
         }
         s
+    }
+
+    /// Fills `reply_pairs` from `reply_term`.
+    fn pair_replies(&mut self) {
+        self.reply_pairs = std::array::from_fn(|r| {
+            let (r0, r1) = (r / Combo::NUM, r % Combo::NUM);
+            [self.reply_term[r0][0], self.reply_term[r1][1]]
+        });
     }
 
     /// Rescores one cell on both sheets from its shape pairs, what it
@@ -252,49 +265,60 @@ impl Sheets {
         state: Cell,
         reply: [u8; 2],
     ) {
-        debug_assert!(COMBO || !self.has_combos());
-        debug_assert!(cell < self.cells());
-        debug_assert!(pairs
-            .iter()
-            .all(|&p| (p as usize) < 2 * PAIRS && p % 2 == 0));
-        let base = self.term.as_ptr().cast::<f64>();
-        // SAFETY: the caller's: a pair index is the offset in f64s of its
-        // entry (twice the entry's number, below 64), so the `[f64; 2]` at
-        // that offset is inside the table and aligned like its entries.
-        let p = |d: usize| unsafe { &*base.add(pairs[d] as usize).cast::<[f64; 2]>() };
-        // What the cell holds picks its penalty, by its code (0 empty,
-        // 1 or 2 a stone).
-        const PENALTY: [[f64; 2]; 4] = [
-            [0.0; 2],
-            [f64::NEG_INFINITY; 2],
-            [f64::NEG_INFINITY; 2],
-            [f64::NEG_INFINITY; 2],
-        ];
-        let penalty = &PENALTY[state as usize & 3];
-        let ([s0, s1], [k0, k1]) = if COMBO {
-            // Below COMBO_PAIRS: both combinations are below Combo::NUM.
-            let combo = &self.combo_term[combo_pair(pairs)];
+        if COMBO {
+            let combo = combo_pair(levels(pairs));
             debug_assert!(reply.iter().all(|&r| (r as usize) < Combo::NUM));
-            // SAFETY: the caller's (replies below Combo::NUM).
-            let reply = unsafe {
-                [
-                    self.reply_term.get_unchecked(reply[0] as usize)[0],
-                    self.reply_term.get_unchecked(reply[1] as usize)[1],
-                ]
-            };
-            // A reply term of 0 adds +0.0, which changes no sum: skipped
-            // when every one is 0.
-            if self.replies {
-                sum([p(0), p(1), p(2), p(3), penalty, combo, &reply])
-            } else {
-                sum([p(0), p(1), p(2), p(3), penalty, combo])
-            }
+            let replies = reply[0] as usize * Combo::NUM + reply[1] as usize;
+            // SAFETY: the caller's; both indices are below COMBO_PAIRS,
+            // as combinations and replies are below Combo::NUM.
+            unsafe { self.apply_combo_unchecked(cell, pairs, state, combo, replies) }
+            return;
+        }
+        debug_assert!(!self.has_combos());
+        debug_assert!(cell < self.cells());
+        // SAFETY: the caller's (pair indices).
+        let t = |d: usize| unsafe { term(&self.term, pairs[d]) };
+        let (s, k) = sum([t(0), t(1), t(2), t(3), penalty(state)]);
+        // SAFETY: the caller's.
+        unsafe { self.store(cell, s, k) };
+    }
+
+    /// [`Sheets::apply_unchecked`] with `COMBO`, given both colours'
+    /// combinations at the cell as the index `combo` (`black ×
+    /// Combo::NUM + white`, [`combo_pair`]) and both sheets' replies as
+    /// `replies` (sheet 0's × Combo::NUM + sheet 1's): the lines find
+    /// them from one sum over the cell's directions.
+    ///
+    /// # Safety
+    /// As for [`Sheets::apply_unchecked`], and `combo` and `replies` below
+    /// `Combo::NUM²`.
+    #[inline(always)]
+    pub(crate) unsafe fn apply_combo_unchecked(
+        &mut self,
+        cell: usize,
+        pairs: &Pairs,
+        state: Cell,
+        combo: usize,
+        replies: usize,
+    ) {
+        debug_assert!(cell < self.cells());
+        debug_assert!(combo < COMBO_PAIRS && replies < COMBO_PAIRS);
+        // SAFETY: the caller's.
+        let combo = unsafe { self.combo_term.get_unchecked(combo) };
+        // SAFETY: the caller's.
+        let reply = unsafe { self.reply_pairs.get_unchecked(replies) };
+        // SAFETY: the caller's (pair indices).
+        let t = |d: usize| unsafe { term(&self.term, pairs[d]) };
+        // A reply term of 0 is −0.0 (`reply_terms`), which changes no
+        // sum: skipped when every one is 0.
+        let (s, k) = if self.replies {
+            sum([t(0), t(1), t(2), t(3), penalty(state), combo, reply])
         } else {
-            sum([p(0), p(1), p(2), p(3), penalty])
+            sum([t(0), t(1), t(2), t(3), penalty(state), combo])
         };
         // Only combo sheets record (`Lines` has shape sheets rescore
         // instead): shape sheets pay nothing for it.
-        if COMBO && self.journal.on {
+        if self.journal.on {
             // SAFETY: the caller's.
             let old = unsafe {
                 (
@@ -304,6 +328,16 @@ impl Sheets {
             };
             self.journal.record(cell, old.0, old.1);
         }
+        // SAFETY: the caller's.
+        unsafe { self.store(cell, s, k) };
+    }
+
+    /// Writes both sheets' score and key of `cell`.
+    ///
+    /// # Safety
+    /// `cell` must be below [`Sheets::cells`].
+    #[inline(always)]
+    unsafe fn store(&mut self, cell: usize, [s0, s1]: [f64; 2], [k0, k1]: [f32; 2]) {
         // SAFETY: the caller's.
         unsafe {
             *self.scores[0].get_unchecked_mut(cell) = s0;
@@ -398,6 +432,7 @@ impl Sheets {
         }
         self.movers[i] = other.movers[j];
         self.replies = self.reply_term.iter().any(|t| t[0] != 0.0 || t[1] != 0.0);
+        self.pair_replies();
         self.combo[i] = other.combo[j];
         if !Arc::ptr_eq(&self.blank[i], &other.blank[j]) {
             self.blank[i] = other.blank[j].clone();
@@ -419,6 +454,34 @@ impl Sheets {
             .sum::<usize>()
             + self.journal.heap_bytes()
     }
+}
+
+/// Both sheets' term of one direction whose pair is `pair`, read in
+/// place: a pair index is the offset in f64s of its entry (twice the
+/// entry's number), so no multiplication.
+///
+/// # Safety
+/// `pair` must be a pair index (even, below 128).
+#[inline(always)]
+unsafe fn term(table: &[[f64; 2]; PAIRS], pair: PairIndex) -> &[f64; 2] {
+    debug_assert!((pair as usize) < 2 * PAIRS && pair.is_multiple_of(2));
+    let base = table.as_ptr().cast::<f64>();
+    // SAFETY: the caller's: the entry at that offset is inside the table
+    // and aligned like its entries.
+    unsafe { &*base.add(pair as usize).cast::<[f64; 2]>() }
+}
+
+/// Both sheets' penalty for what a cell holds, by its code (0 empty, 1
+/// or 2 a stone): occupied cells score −∞.
+#[inline(always)]
+fn penalty(state: Cell) -> &'static [f64; 2] {
+    const PENALTY: [[f64; 2]; 4] = [
+        [0.0; 2],
+        [f64::NEG_INFINITY; 2],
+        [f64::NEG_INFINITY; 2],
+        [f64::NEG_INFINITY; 2],
+    ];
+    &PENALTY[state as usize & 3]
 }
 
 /// `((a + b) + c) + …`, lane by lane, and the sums as `f32`: both
