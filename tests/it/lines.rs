@@ -108,6 +108,13 @@ proptest! {
             synced.sync(&board, &mut synced_sheets);
             prop_assert_eq!(bits(synced_sheets.scores(0)), bits(sheets.scores(0)));
             prop_assert_eq!(bits(synced_sheets.scores(1)), bits(sheets.scores(1)));
+            // A greedy player's path (one move scored at a time, its
+            // dependents found at scoring, no level log) against sheets
+            // built from scratch on the position, every cell's reply
+            // looked up afresh.
+            let scratch = synced.sheets([(&wb, Color::Black), (&ww, Color::White)]);
+            prop_assert_eq!(bits(scratch.scores(0)), bits(synced_sheets.scores(0)));
+            prop_assert_eq!(bits(scratch.scores(1)), bits(synced_sheets.scores(1)));
             for c in 0..rules.cells() {
                 let m = rules.move_at(c);
                 for color in [Color::Black, Color::White] {
