@@ -198,10 +198,11 @@ impl Sheets {
 
     /// Fills `reply_pairs` from `reply_term`.
     fn pair_replies(&mut self) {
-        self.reply_pairs = std::array::from_fn(|r| {
-            let (r0, r1) = (r / Combo::NUM, r % Combo::NUM);
-            [self.reply_term[r0][0], self.reply_term[r1][1]]
-        });
+        for (r0, row) in self.reply_pairs.chunks_exact_mut(Combo::NUM).enumerate() {
+            for (r1, pair) in row.iter_mut().enumerate() {
+                *pair = [self.reply_term[r0][0], self.reply_term[r1][1]];
+            }
+        }
     }
 
     /// Rescores one cell on both sheets from its shape pairs, what it
@@ -432,8 +433,12 @@ impl Sheets {
         }
         self.movers[i] = other.movers[j];
         self.replies = self.reply_term.iter().any(|t| t[0] != 0.0 || t[1] != 0.0);
-        self.pair_replies();
         self.combo[i] = other.combo[j];
+        // Only combo sheets read the pairs (a greedy duel of shape models
+        // starts every game here).
+        if self.has_combos() {
+            self.pair_replies();
+        }
         if !Arc::ptr_eq(&self.blank[i], &other.blank[j]) {
             self.blank[i] = other.blank[j].clone();
         }
