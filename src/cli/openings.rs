@@ -123,22 +123,33 @@ pub struct StatsArgs {
 #[derive(Clone, Debug)]
 pub struct StoneRange(std::ops::RangeInclusive<usize>);
 
+/// The fewest and the most stones of `s`, a number of stones (both) or an
+/// inclusive range of them, low to high (`3-5`); `example` is a range to
+/// show in the error. Shared by every flag that takes stone counts.
+pub(super) fn stone_counts(s: &str, example: &str) -> Result<(usize, usize), String> {
+    let num = |t: &str| {
+        t.trim().parse::<usize>().map_err(|_| {
+            format!("expected a number of stones or a range like {example}, found {s:?}")
+        })
+    };
+    let (lo, hi) = match s.split_once('-') {
+        Some((a, b)) => (num(a)?, num(b)?),
+        None => (num(s)?, num(s)?),
+    };
+    if lo > hi {
+        return Err(format!(
+            "expected a range from low to high, such as {example}, found {s:?}"
+        ));
+    }
+    Ok((lo, hi))
+}
+
 impl FromStr for StoneRange {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        let num = |t: &str| {
-            t.trim().parse::<usize>().map_err(|_| {
-                format!("expected a number of stones or a range like 3-5, found {s:?}")
-            })
-        };
-        let (lo, hi) = match s.split_once('-') {
-            Some((a, b)) => (num(a)?, num(b)?),
-            None => (num(s)?, num(s)?),
-        };
-        if lo > hi || hi > 64 {
-            return Err(format!(
-                "expected a range from low to high, at most 64 stones, found {s:?}"
-            ));
+        let (lo, hi) = stone_counts(s, "3-5")?;
+        if hi > 64 {
+            return Err(format!("expected at most 64 stones, found {s:?}"));
         }
         // An opening of no stones is the empty board: every game of the
         // book would be the same.

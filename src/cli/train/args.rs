@@ -204,21 +204,15 @@ pub struct Stones {
 impl std::str::FromStr for Stones {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        let num = |t: &str| {
-            t.trim().parse::<u32>().map_err(|_| {
-                format!("expected a number of stones or a range like 2-3, found {s:?}")
-            })
+        let (low, high) = crate::cli::openings::stone_counts(s, "2-3")?;
+        let count = |n: usize| {
+            u32::try_from(n)
+                .map_err(|_| format!("expected at most {} stones, found {s:?}", u32::MAX))
         };
-        let (low, high) = match s.split_once('-') {
-            Some((a, b)) => (num(a)?, num(b)?),
-            None => (num(s)?, num(s)?),
-        };
-        if low > high {
-            return Err(format!(
-                "expected a range from low to high, such as 2-3, found {s:?}"
-            ));
-        }
-        Ok(Stones { low, high })
+        Ok(Stones {
+            low: count(low)?,
+            high: count(high)?,
+        })
     }
 }
 

@@ -337,30 +337,37 @@ mod tests {
     use super::*;
     use crate::eval::shape::pair_index;
 
+    /// Calls `f` on pairs of every combination of shapes in the first
+    /// two directions, with the other two derived from them: what the
+    /// tests below try.
+    fn each_pairs(mut f: impl FnMut(Pairs)) {
+        for a in 0..64usize {
+            for b in 0..64usize {
+                for c in 0..8usize {
+                    f([
+                        pair_index((a / 8) as u8, (a % 8) as u8),
+                        pair_index((b / 8) as u8, (b % 8) as u8),
+                        pair_index(c as u8, (7 - c) as u8),
+                        pair_index(((a + b) % 8) as u8, c as u8),
+                    ]);
+                }
+            }
+        }
+    }
+
     /// The base-5 path (digits summed, then one lookup) gives both
     /// colours' combinations as the [`LEVELS`] path does, on every
     /// combination of shapes the other test tries.
     #[test]
     fn digits_match_the_levels() {
-        let digits = |p: &Pairs| p.iter().map(|&p| DIGITS[p as usize]).sum::<u32>();
-        for a in 0..64usize {
-            for b in 0..64usize {
-                for c in 0..8usize {
-                    let pairs: Pairs = [
-                        pair_index((a / 8) as u8, (a % 8) as u8),
-                        pair_index((b / 8) as u8, (b % 8) as u8),
-                        pair_index(c as u8, (7 - c) as u8),
-                        pair_index(((a + b) % 8) as u8, c as u8),
-                    ];
-                    let sum = digits(&pairs);
-                    assert!(sum < 125 * 125);
-                    assert_eq!(
-                        COMBO_PAIR_OF[sum as usize] as usize,
-                        combo_pair(levels(&pairs))
-                    );
-                }
-            }
-        }
+        each_pairs(|pairs| {
+            let sum = pairs.iter().map(|&p| DIGITS[p as usize]).sum::<u32>();
+            assert!(sum < 125 * 125);
+            assert_eq!(
+                COMBO_PAIR_OF[sum as usize] as usize,
+                combo_pair(levels(&pairs))
+            );
+        });
     }
 
     /// The packed path (per-direction counts summed, then looked up) gives
@@ -369,22 +376,11 @@ mod tests {
     #[test]
     fn packed_levels_match_the_shapes() {
         let all = Shape::ALL;
-        for a in 0..64usize {
-            for b in 0..64usize {
-                let (q, r) = (a, b);
-                for c in 0..8usize {
-                    let pairs: Pairs = [
-                        pair_index((q / 8) as u8, (q % 8) as u8),
-                        pair_index((r / 8) as u8, (r % 8) as u8),
-                        pair_index(c as u8, (7 - c) as u8),
-                        pair_index(((q + r) % 8) as u8, c as u8),
-                    ];
-                    for color in 0..2 {
-                        let shapes = pairs.map(|p| all[pair_shape(p, color) as usize]);
-                        assert_eq!(combo_at(&pairs, color), combo_of_shapes(shapes));
-                    }
-                }
+        each_pairs(|pairs| {
+            for color in 0..2 {
+                let shapes = pairs.map(|p| all[pair_shape(p, color) as usize]);
+                assert_eq!(combo_at(&pairs, color), combo_of_shapes(shapes));
             }
-        }
+        });
     }
 }
