@@ -52,6 +52,12 @@ pub(super) const THREAT_TABLE_BITS: u32 = 16;
 pub(super) const VCF_TIME_SHARE: f64 = 0.8;
 
 /// Share of a timed move for the mover's VCT, counted from when it starts.
+///
+/// At 100 ms a move the root's VCTs take about a fifth of the move (the
+/// mover's runs out of its share on most moves and finds a win on 7%),
+/// yet half this share, the rest going to the opponent's VCT and the
+/// alpha-beta, measured +1.7 ± 24.4 Elo over 400 games (`mnk brains`,
+/// seed 313, load 6–9): the time is not worth moving.
 pub(super) const VCT_TIME_SHARE: f64 = 0.125;
 
 /// Share of a timed move for the opponent's VCT and the cut of the root
