@@ -14,57 +14,41 @@
 //! `cargo run --release --example combo_losses -- FILE SUBSTRING [GAMES]`
 
 use mnk::eval::{shipped_weights, Evaluator, Shape};
-use mnk::game::{Board, Color, Move, Rules};
+use mnk::game::{Board, Color, Move, Outcome, Rules};
+use mnk::records::read_records;
 use mnk::threats::{Mode, ThreatSearch, Verdict};
 use std::collections::BTreeMap;
 
 const DEPTH: u32 = 6;
 
-fn main() {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let text = std::fs::read_to_string(&args[1]).expect("a records file");
-    let who = &args[2];
-    let limit: usize = args.get(3).map_or(usize::MAX, |s| s.parse().unwrap());
+    let [_, file, who, rest @ ..] = args.as_slice() else {
+        return Err("usage: combo_losses FILE SUBSTRING [GAMES]".into());
+    };
+    let limit: usize = match rest.first() {
+        Some(s) => s.parse().map_err(|e| format!("GAMES {s:?}: {e}"))?,
+        None => usize::MAX,
+    };
     let rules = Rules::GOMOKU;
-    let mut games: Vec<(String, Vec<Move>)> = Vec::new();
-    for line in text.lines() {
-        if line.starts_with('#') {
-            games.push((line.to_string(), Vec::new()));
-        } else if let Ok(m) = line.parse::<Move>() {
-            if let Some(g) = games.last_mut() {
-                g.1.push(m);
-            }
-        }
-    }
+    let games = read_records(file, rules)?;
     let mut ts = ThreatSearch::new(rules, 20);
     let mut eval = Evaluator::new(shipped_weights(rules));
     let mut kinds: BTreeMap<String, u32> = BTreeMap::new();
     let mut threat: BTreeMap<String, u32> = BTreeMap::new();
     let mut saver_kind: BTreeMap<String, u32> = BTreeMap::new();
     let (mut losses, mut seen) = (0, 0);
-    for (head, moves) in &games {
-        let black = head
-            .split("black=")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap();
-        let me = if black.contains(who.as_str()) {
+    for record in &games {
+        let me = if record.black.contains(who.as_str()) {
             Color::Black
         } else {
             Color::White
         };
-        let mut board = Board::new(rules);
-        let mut over = None;
-        for &m in moves {
-            if board.is_legal(m) {
-                over = board.play(m).unwrap();
-            }
-        }
         // The loser is the one who did not make the last move of a win.
-        let Some(_) = over else { continue };
-        let winner = board.move_at(board.ply() - 1).1;
+        let board = record.replay()?;
+        let Some(Outcome::Win(winner)) = board.outcome() else {
+            continue;
+        };
         if winner == me {
             continue;
         }
@@ -82,7 +66,7 @@ fn main() {
             if c == me && !decided && i >= 4 {
                 // Before my move: do I have a win, does the opponent?
                 let mine = solve(&mut ts, &mut eval, &b, me, Mode::Vcf);
-                b.play(m).unwrap();
+                b.play(m)?;
                 let theirs = solve(&mut ts, &mut eval, &b, opp, Mode::Vct);
                 b.undo();
                 if let Verdict::Win { first, .. } = theirs {
@@ -91,7 +75,7 @@ fn main() {
                     // Which of my moves would have saved it?
                     let mut savers = Vec::new();
                     for alt in candidates(&b) {
-                        b.play(alt).unwrap();
+                        b.play(alt)?;
                         let v = solve(&mut ts, &mut eval, &b, opp, Mode::Vct);
                         b.undo();
                         if v == Verdict::NoWin {
@@ -149,7 +133,7 @@ fn main() {
                     }
                 }
             }
-            b.play(m).unwrap();
+            b.play(m)?;
         }
         if !decided {
             *kinds.entry("no VCT found".into()).or_default() += 1;
@@ -171,6 +155,7 @@ fn main() {
     for (k, n) in v.iter().take(40) {
         println!("{n:5}  {k}");
     }
+    Ok(())
 }
 
 fn solve(
