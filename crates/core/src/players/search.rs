@@ -36,7 +36,9 @@
 //! a floor that only a few cells reach ([`Search::compute_candidates`])
 //! rather than by visiting every
 //! cell in centre-out order, and remembered by position, since iterative
-//! deepening meets most positions again; the winning cells are looked for
+//! deepening meets most positions again; a node takes its first move
+//! alone (the table move or the best cell, [`Search::pick`]) and the
+//! rest of its list only if it goes on; the winning cells are looked for
 //! only next to stones that could win; the child's table slot is
 //! prefetched while the evaluator plays the move; a move whose child is a
 //! leaf is not played at all, its leaf read off the evaluator's lines
@@ -470,9 +472,11 @@ impl Search {
             }
         }
         let mut moves = self.picker.take_moves(ply as usize);
-        let (forced, defence) = match self.node_moves(mover, &mut moves, ply) {
-            NodeMoves::Search { forced, defence } => (forced, defence),
-            NodeMoves::Known(v) => {
+        // A frontier node takes its first move alone: most cut off there.
+        let (forced, defence, mut partial) = match self.pick(mover, &mut moves, ply, Some(tt_move))
+        {
+            (NodeMoves::Search { forced, defence }, partial) => (forced, defence, partial),
+            (NodeMoves::Known(v), _) => {
                 self.picker.moves[ply as usize] = moves;
                 return v;
             }
@@ -484,11 +488,21 @@ impl Search {
         }
         let alpha0 = alpha;
         let mut node = NodeBest::new(alpha);
-        for &(_, cell) in moves.iter() {
+        let mut i = 0;
+        while let Some(&(_, cell)) = moves.get(i) {
             let score = self.child_score(cell, depth, node.alpha, beta, ply);
             if self.stopped || node.take(score, cell, beta) || self.out_of_budget() {
                 break;
             }
+            i += 1;
+            if partial {
+                self.rest_of_moves(mover, &mut moves, tt_move);
+                partial = false;
+            }
+        }
+        // A loss settled below counts the moves a full list would have.
+        if partial && node.best <= -MATE_BOUND && !self.stopped {
+            self.rest_of_moves(mover, &mut moves, tt_move);
         }
         let mut searched = moves.len();
         // Late moves only where every move lost and none cut the node off

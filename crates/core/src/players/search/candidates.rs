@@ -4,6 +4,7 @@
 //! [`Search::candidates`]).
 
 use super::Search;
+use crate::eval::Threat;
 use crate::game::Color;
 
 impl Search {
@@ -24,6 +25,93 @@ impl Search {
         }
         self.compute_candidates(mover, out);
         self.remembered.put(key, mover, out);
+    }
+
+    /// Whether the candidates of the position with `mover` to move are
+    /// remembered ([`Search::candidates`] would find them).
+    pub(super) fn remembers(&self, mover: Color) -> bool {
+        self.remembered.get(self.board.hash(), mover).is_some()
+    }
+
+    /// The first of the candidates ([`Search::compute_candidates`]), if
+    /// any: the best cell by static score, the more central of equals.
+    /// Its key is the largest, so it is among the few cells of that key:
+    /// two passes over the keys, against the floor, pool and places of a
+    /// whole list.
+    pub(super) fn best_candidate(&self, mover: Color) -> Option<(f64, u16)> {
+        let (scores, keys) = (self.eval.scores(mover), self.eval.keys(mover));
+        let top = maxima::<BLOCK>(keys)
+            .iter()
+            .fold(f32::NEG_INFINITY, |m, &k| if k > m { k } else { m });
+        // Only occupied cells (−∞): none, as `compute_candidates`'s floor
+        // leaves none.
+        if top < -f32::MAX {
+            return None;
+        }
+        let (mut best, mut place) = (f64::NEG_INFINITY, u16::MAX);
+        for (b, block) in keys.chunks(BLOCK).enumerate() {
+            let mut reach = match <&[f32; BLOCK]>::try_from(block) {
+                Ok(full) => reaching(full, top),
+                Err(_) => {
+                    (block.iter().enumerate()).fold(0, |m, (j, &k)| m | u32::from(k >= top) << j)
+                }
+            };
+            while reach != 0 {
+                let cell = b * BLOCK + reach.trailing_zeros() as usize;
+                reach &= reach - 1;
+                let (s, r) = (scores[cell], self.rank[cell]);
+                if s > best || (s == best && r < place) {
+                    (best, place) = (s, r);
+                }
+            }
+        }
+        Some((best, self.centre_out[place as usize]))
+    }
+
+    /// Whether `cell` is among the candidates of a node free of threats
+    /// ([`Search::compute_candidates`], then the mover's fours that the
+    /// width left out): fewer than `width` cells ahead of it, or a four.
+    /// A pass over the keys, where a list takes the floor, pool and places.
+    pub(super) fn is_candidate(&self, mover: Color, cell: u16) -> bool {
+        let (scores, keys) = (self.eval.scores(mover), self.eval.keys(mover));
+        let cell = cell as usize;
+        let (Some(&s), Some(&key)) = (scores.get(cell), keys.get(cell)) else {
+            return false;
+        };
+        // Occupied, as no candidate is.
+        if key < -f32::MAX {
+            return false;
+        }
+        let lines = self.eval.lines();
+        if lines.has_threat_cell(mover, Threat::Four)
+            && lines.threat_cells(mover, Threat::Four).any(|c| c == cell)
+        {
+            return true;
+        }
+        // A higher key is a higher score; an equal one is compared exactly.
+        let width = self.limits.width.max(1);
+        let mut ahead = keys.iter().map(|&k| u32::from(k > key)).sum::<u32>() as usize;
+        if ahead >= width {
+            return false;
+        }
+        let r = self.rank[cell];
+        for (b, block) in keys.chunks(BLOCK).enumerate() {
+            let mut reach = match <&[f32; BLOCK]>::try_from(block) {
+                Ok(full) => reaching(full, key),
+                Err(_) => {
+                    (block.iter().enumerate()).fold(0, |m, (j, &k)| m | u32::from(k >= key) << j)
+                }
+            };
+            while reach != 0 {
+                let q = b * BLOCK + reach.trailing_zeros() as usize;
+                reach &= reach - 1;
+                let t = scores[q];
+                if keys[q] == key && (t > s || (t == s && self.rank[q] < r)) {
+                    ahead += 1;
+                }
+            }
+        }
+        ahead < width
     }
 
     /// Fills `out` with the best `width` cells by static score, best first,
