@@ -178,23 +178,17 @@ impl ThreatCells {
 
     /// The empty cells where a `color` stone makes `kind`, in cell order.
     #[inline]
-    pub(crate) fn cells(&self, color: Color, kind: Threat) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn cells(&self, color: Color, kind: Threat) -> Cells<'_> {
         let c = color.index();
-        let base = c * self.words;
-        self.sets[base..base + self.words]
-            .iter()
-            .enumerate()
-            .flat_map(|(w, &word)| {
-                let mut bits = word;
-                std::iter::from_fn(move || {
-                    (bits != 0).then(|| {
-                        let b = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        w * 64 + b
-                    })
-                })
-            })
-            .filter(move |&cell| is_threat((self.sums[cell] >> (16 * c)) as u16, kind))
+        let set = &self.sets[c * self.words..(c + 1) * self.words];
+        Cells {
+            bits: set.first().copied().unwrap_or(0),
+            set,
+            word: 0,
+            sums: &self.sums,
+            shift: 16 * c as u32,
+            kind,
+        }
     }
 
     /// The number of empty cells where a `color` stone makes `kind`.
@@ -234,5 +228,44 @@ impl ThreatCells {
     #[inline]
     pub(crate) fn any(&self, color: Color, kind: Threat) -> bool {
         self.cells(color, kind).next().is_some()
+    }
+}
+
+/// The cells of one colour's set that make one kind of threat
+/// ([`ThreatCells::cells`]), in cell order: the set's bits word by word,
+/// each tested by its counts. (A `flat_map` of the words, filtered, was
+/// not inlined and took 3.4% more of a depth-8 game's instructions: the
+/// sets are read at most nodes and leaves, mostly to count or to test
+/// for any.)
+#[derive(Clone, Debug)]
+pub(crate) struct Cells<'a> {
+    /// The set's words.
+    set: &'a [u64],
+    /// The bits of word `word` not yet visited.
+    bits: u64,
+    word: usize,
+    /// Per cell, both colours' counts ([`BOTH`]).
+    sums: &'a [u32],
+    /// The colour's counts' place in a sum.
+    shift: u32,
+    kind: Threat,
+}
+
+impl Iterator for Cells<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        loop {
+            while self.bits == 0 {
+                self.word += 1;
+                self.bits = *self.set.get(self.word)?;
+            }
+            let cell = self.word * 64 + self.bits.trailing_zeros() as usize;
+            self.bits &= self.bits - 1;
+            if is_threat((self.sums[cell] >> self.shift) as u16, self.kind) {
+                return Some(cell);
+            }
+        }
     }
 }
