@@ -35,6 +35,9 @@ pub(super) struct Picker {
     /// Those replies at the nodes of the current path, one list above the
     /// other.
     pub(super) extra: Vec<u16>,
+    /// Per cell, scratch marks of [`Search::keep_defences`] (all false
+    /// between calls).
+    marks: Vec<bool>,
 }
 
 impl Picker {
@@ -44,6 +47,7 @@ impl Picker {
             late: Vec::new(),
             defences: Defences::new(rules),
             extra: Vec::with_capacity(16 * rules.cells()),
+            marks: vec![false; rules.cells()],
         }
     }
 
@@ -60,6 +64,7 @@ impl Picker {
             + lists(&self.late)
             + self.defences.heap_bytes()
             + self.extra.capacity() * size_of::<u16>()
+            + self.marks.capacity()
     }
 
     /// Ply `ply`'s move buffer, taken out (put it back when done).
@@ -246,18 +251,29 @@ impl Search {
     /// `moves` becomes the defences that [`Search::defend_only`] left
     /// on `picker.extra` from `base`: the candidates among them first,
     /// then the others by static score.
+    ///
+    /// By marks per cell (the defences are distinct cells), not by
+    /// searching one list for each entry of the other, which took 1.1% of
+    /// a depth-8 game's instructions more.
     fn keep_defences(&mut self, mover: Color, moves: &mut Vec<(f64, u16)>, base: usize) {
-        let defences = &self.picker.extra[base..];
-        moves.retain(|&(_, c)| defences.contains(&c));
+        let Picker { extra, marks, .. } = &mut self.picker;
+        let defences = &extra[base..];
+        for &c in defences {
+            marks[c as usize] = true;
+        }
+        moves.retain(|&(_, c)| marks[c as usize]);
+        for &(_, c) in moves.iter() {
+            marks[c as usize] = false;
+        }
         let kept = moves.len();
         let scores = self.eval.scores(mover);
         for &c in defences {
-            if !moves[..kept].iter().any(|&(_, m)| m == c) {
+            if std::mem::take(&mut marks[c as usize]) {
                 moves.push((scores[c as usize], c));
             }
         }
         moves[kept..].sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        self.picker.extra.truncate(base);
+        extra.truncate(base);
     }
 
     /// Fills `out` with the late moves of a node whose `moves` all lost:
