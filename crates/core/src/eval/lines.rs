@@ -411,8 +411,12 @@ impl Lines {
         if sheets.has_combos() {
             self.score_combos(sheets, many);
         } else {
-            each_changed(geo, moves, many, |q, _| {
+            each_changed(geo, moves, many, |q, d| {
                 let c = &cells[q];
+                // A touched stone's entry is −∞ before and after.
+                if d != 4 && !c.state.is_empty() {
+                    return;
+                }
                 // SAFETY: `q` is a cell of this board, as many as the
                 // sheets hold (asserted above), and the pairs are pair
                 // indices.
