@@ -910,11 +910,12 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
         if COUNT {
             threats.change(q, old, new, c.state.is_empty());
         }
-        // Occupied cells too: −∞ either way, and no branch to mispredict.
+        // A stone's shape-sheet entry is −∞ either way (the test joins the
+        // counts' one above).
         if let Some(s) = sheets.as_deref_mut() {
             if COMBO {
                 combo_apply(geo, &View { cells, high }, q, s, |_| {});
-            } else {
+            } else if c.state.is_empty() {
                 // SAFETY: `q` is a cell of this board (see the assertion
                 // above), and the classifier gives pair indices.
                 unsafe { s.apply_unchecked::<COMBO>(q, &c.pairs, c.state, [0; 2]) };
