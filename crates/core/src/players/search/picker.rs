@@ -230,7 +230,10 @@ impl Search {
     /// win in two (and cannot win at once), its defences
     /// ([`crate::threats`]) are left on `picker.extra` for
     /// [`Search::keep_defences`]. Every other move loses within 4 plies,
-    /// so searching it would only cost time.
+    /// so searching it would only cost time. (Testing first for a cell
+    /// that wins in two, so that most nodes skip `replies`, took 1.7%
+    /// more instructions in depth-8 games: `replies` tests the shape
+    /// counts first, which is cheaper.)
     fn defend_only(&mut self, mover: Color) -> Defence {
         let opp = mover.opponent();
         let base = self.picker.extra.len();
