@@ -910,12 +910,13 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
         if COUNT {
             threats.change(q, old, new, c.state.is_empty());
         }
-        // A stone's shape-sheet entry is −∞ either way (the test joins the
-        // counts' one above).
+        // A stone's shape-sheet entry is −∞ either way: skipped where the
+        // counts test for stones above (lines without counts, a greedy
+        // player's, rewrite it rather than add a branch).
         if let Some(s) = sheets.as_deref_mut() {
             if COMBO {
                 combo_apply(geo, &View { cells, high }, q, s, |_| {});
-            } else if c.state.is_empty() {
+            } else if !COUNT || c.state.is_empty() {
                 // SAFETY: `q` is a cell of this board (see the assertion
                 // above), and the classifier gives pair indices.
                 unsafe { s.apply_unchecked::<COMBO>(q, &c.pairs, c.state, [0; 2]) };
