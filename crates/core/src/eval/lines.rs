@@ -11,7 +11,8 @@
 //!
 //! A stone changes only the codes of the cells on its 4 lines within the
 //! window radius, so a move updates at most 4 × 2r cells and never rescans
-//! the board. Each changed cell is rescored on the sheets.
+//! the board. Each changed cell is rescored on the sheets (a search's
+//! lines skip the stones: a stone's shape-sheet entry stays −∞).
 //!
 //! Optionally (search needs it, the greedy player does not) `Lines` also
 //! counts, per colour, the (stone, direction) pairs of each shape, which
