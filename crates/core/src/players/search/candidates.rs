@@ -50,12 +50,7 @@ impl Search {
         }
         let (mut best, mut place) = (f64::NEG_INFINITY, u16::MAX);
         for (b, block) in keys.chunks(BLOCK).enumerate() {
-            let mut reach = match <&[f32; BLOCK]>::try_from(block) {
-                Ok(full) => reaching(full, top),
-                Err(_) => {
-                    (block.iter().enumerate()).fold(0, |m, (j, &k)| m | u32::from(k >= top) << j)
-                }
-            };
+            let mut reach = block_mask(block, top);
             while reach != 0 {
                 let cell = b * BLOCK + reach.trailing_zeros() as usize;
                 reach &= reach - 1;
@@ -96,12 +91,7 @@ impl Search {
         }
         let r = self.rank[cell];
         for (b, block) in keys.chunks(BLOCK).enumerate() {
-            let mut reach = match <&[f32; BLOCK]>::try_from(block) {
-                Ok(full) => reaching(full, key),
-                Err(_) => {
-                    (block.iter().enumerate()).fold(0, |m, (j, &k)| m | u32::from(k >= key) << j)
-                }
-            };
+            let mut reach = block_mask(block, key);
             while reach != 0 {
                 let q = b * BLOCK + reach.trailing_zeros() as usize;
                 reach &= reach - 1;
@@ -157,12 +147,7 @@ impl Search {
         for (b, block) in keys.chunks(BLOCK).enumerate() {
             // A block is tested at once (a block with none is skipped),
             // then its cells that reach the floor are taken bit by bit.
-            let mut reach = match <&[f32; BLOCK]>::try_from(block) {
-                Ok(full) => reaching(full, floor),
-                Err(_) => {
-                    (block.iter().enumerate()).fold(0, |m, (j, &k)| m | u32::from(k >= floor) << j)
-                }
-            };
+            let mut reach = block_mask(block, floor);
             while reach != 0 {
                 if n == POOL {
                     self.insert_all(scores, keys, floor, out);
@@ -442,6 +427,16 @@ fn reaching(block: &[f32; BLOCK], floor: f32) -> u32 {
         let (p, f) = (block.as_ptr(), _mm_set1_ps(floor));
         let mask = |i: usize| _mm_movemask_ps(_mm_cmpge_ps(_mm_loadu_ps(p.add(i)), f)) as u32;
         mask(0) | mask(4) << 4 | mask(8) << 8 | mask(12) << 12
+    }
+}
+
+/// Bit j set where `block[j]` reaches `floor`, for a whole block
+/// ([`reaching`]) or the board's last, shorter one.
+#[inline(always)]
+fn block_mask(block: &[f32], floor: f32) -> u32 {
+    match <&[f32; BLOCK]>::try_from(block) {
+        Ok(full) => reaching(full, floor),
+        Err(_) => (block.iter().enumerate()).fold(0, |m, (j, &k)| m | u32::from(k >= floor) << j),
     }
 }
 
