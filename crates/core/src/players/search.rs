@@ -472,7 +472,8 @@ impl Search {
             }
         }
         let mut moves = self.picker.take_moves(ply as usize);
-        // A frontier node takes its first move alone: most cut off there.
+        // A node free of threats takes its first move alone, and the rest
+        // only if it goes on: most nodes cut off after their first move.
         let (forced, defence, mut partial) = match self.pick(mover, &mut moves, ply, Some(tt_move))
         {
             (NodeMoves::Search { forced, defence }, partial) => (forced, defence, partial),
