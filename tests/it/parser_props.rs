@@ -217,9 +217,22 @@ fn run_config() -> impl Strategy<Value = RunConfig> {
             "search:nodes=1000",
         ]),
         prop::option::of((1u32..=10_000, 0.01f64..0.99, any::<bool>(), any::<bool>())),
+        prop::option::of(0usize..=100_000),
     )
         .prop_map(
-            |(game, spsa, seed, rounds, challengers, sigma, half_life, name, player, plateau)| {
+            |(
+                game,
+                spsa,
+                seed,
+                rounds,
+                challengers,
+                sigma,
+                half_life,
+                name,
+                player,
+                plateau,
+                verdict_openings,
+            )| {
                 let base = if spsa {
                     RunConfig::spsa_defaults(game)
                 } else {
@@ -233,6 +246,7 @@ fn run_config() -> impl Strategy<Value = RunConfig> {
                     sigma_half_life: half_life,
                     name,
                     player: player.into(),
+                    verdict_openings,
                     // SPSA runs have no plateau rule.
                     plateau: plateau
                         .filter(|_| !spsa)

@@ -319,6 +319,8 @@ fn folders_that_never_completed_round_0_are_resumed_or_replaced() {
     cfg.check_every = 0;
     cfg.seed = 3;
     cfg.start = "shipped".into();
+    // As `--verdict-openings=0` of `args_ttt` records it.
+    cfg.verdict_openings = Some(0);
     let start = mnk::eval::shipped_weights(Rules::TICTACTOE);
     let t = Trainer::create(cfg.clone(), start.clone(), runs, false).unwrap();
     let dir = t.dir().path().to_path_buf();
@@ -698,6 +700,48 @@ fn a_finished_run_without_its_verdict_plays_it_on_resume() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("is finished, nothing to do"), "{said}");
     assert!(!said.contains("verdict: "), "{said}");
+}
+
+/// `--verdict-openings` is the run's, kept in `run.toml` when given: a run
+/// started with 0 and resumed without the flag plays no verdict (it used
+/// to play the default 1000 openings), and a resume that gives it again
+/// changes it for that resume and the ones after.
+#[test]
+fn a_resume_keeps_the_runs_verdict_openings() {
+    let runs = tempfile::tempdir().unwrap();
+    let mut args = args_ttt(runs.path(), "kv");
+    args.retain(|a| a != "--rounds=3");
+    args.push("--rounds=1".into());
+    run_ok(&args);
+    let dir = runs.path().join("kv");
+    assert!(read(dir.join("run.toml")).contains("verdict_openings = 0"));
+    let resume = |more: &[&str]| {
+        let mut a = vec![
+            "train".to_string(),
+            format!("--resume={}", dir.display()),
+            "--no-plots".into(),
+        ];
+        a.extend(more.iter().map(|s| s.to_string()));
+        run_ok(&a)
+    };
+    let out = resume(&["--rounds=2"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!said.contains("verdict: "), "{said}");
+    assert!(!dir.join("verdict.toml").exists());
+    let out = resume(&["--rounds=3", "--verdict-openings=4"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("verdict: trained vs start: "), "{said}");
+    assert!(read(dir.join("verdict.toml")).contains("openings = 4"));
+    assert!(read(dir.join("run.toml")).contains("verdict_openings = 4"));
+    // A run started without the flag plays the default and keeps
+    // run.toml as it always was.
+    let mut args = args_ttt(runs.path(), "dv");
+    args.retain(|a| a != "--verdict-openings=0" && a != "--rounds=3");
+    args.push("--rounds=1".into());
+    run_ok(&args);
+    let dv = runs.path().join("dv");
+    assert!(read(dv.join("verdict.toml")).contains("openings = 1000"));
+    assert!(!read(dv.join("run.toml")).contains("verdict_openings"));
 }
 
 /// Resume trusts nothing it did not write: a run.toml whose seed was

@@ -120,9 +120,10 @@ pub struct RunArgs {
     /// The seed every random choice derives from [default: 1].
     #[arg(long, conflicts_with = "resume")]
     pub seed: Option<u64>,
-    /// Openings (each played twice) of the closing match against the start weights (0: skip).
-    #[arg(long, default_value_t = 1000)]
-    pub verdict_openings: usize,
+    /// Openings (each played twice) of the closing match against the start
+    /// weights (0: skip) [default: 1000, or what the resumed run was given].
+    #[arg(long)]
+    pub verdict_openings: Option<usize>,
     /// Do not draw plots at the end.
     #[arg(long)]
     pub no_plots: bool,
@@ -727,7 +728,7 @@ pub fn worded(e: TrainError, resumed: Option<(&Path, &RunConfig, &RunConfig)>) -
     let (field, problem) = match &e {
         TrainError::Config { field, problem } => (*field, problem),
         TrainError::Frozen => {
-            return anyhow::anyhow!("bad setting resume: only --rounds, --max-games, --optimizer, --select and their settings can change when a run is resumed")
+            return anyhow::anyhow!("bad setting resume: only --rounds, --max-games, --optimizer, --select and their settings, and --verdict-openings, can change when a run is resumed")
         }
         // What to do next is said in flags, which only the command line
         // knows.

@@ -47,10 +47,10 @@ fn open(a: &Args) -> Result<Trainer> {
     // Refuse now, not after the training, a verdict the book cannot play
     // (a new run refused it before making its folder).
     if let Some(limit) = trainer.verdict_limit() {
+        let openings = trainer.config().verdict_openings();
         anyhow::ensure!(
-            a.run.verdict_openings <= limit,
-            "--verdict-openings {}: the book's check part holds only {limit} openings",
-            a.run.verdict_openings
+            openings <= limit,
+            "--verdict-openings {openings}: the book's check part holds only {limit} openings",
         );
     }
     Ok(trainer)
@@ -97,7 +97,7 @@ fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
             report::print_summary(&trainer, 0, 0.0, 0.0, a.run.json);
         }
         let mut json = lead.then(|| report::SummaryJson::new(&trainer, (0, 0.0, 0.0)));
-        if a.run.verdict_openings > 0 && trainer.verdict_due() {
+        if trainer.config().verdict_openings() > 0 && trainer.verdict_due() {
             verdict(a, &mut trainer, json.as_mut())?;
         }
         if let (Some(j), true) = (&json, a.run.json) {
@@ -145,7 +145,7 @@ fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
         }
         None => None,
     };
-    if a.run.verdict_openings > 0 {
+    if trainer.config().verdict_openings() > 0 {
         verdict(a, &mut trainer, json.as_mut())?;
     }
     if let (Some(j), true) = (&json, a.run.json) {
@@ -164,7 +164,7 @@ fn train(a: &Args, mut trainer: Trainer) -> Result<()> {
 /// 0), and adds it to the JSON summary.
 fn verdict(a: &Args, trainer: &mut Trainer, json: Option<&mut report::SummaryJson>) -> Result<()> {
     let v = trainer
-        .verdict(a.run.verdict_openings)
+        .verdict(trainer.config().verdict_openings())
         .map_err(|e| worded(e, None));
     let v = job::fail_together(v)?;
     if job::leads() {
@@ -224,6 +224,7 @@ fn create(a: &Args) -> Result<Trainer> {
         None => None,
     };
     cfg.start = a.run.start.to_string();
+    cfg.verdict_openings = a.run.verdict_openings;
     cfg.name = match &a.run.name {
         Some(n) => n.clone(),
         None => report::free_name(&a.run.runs_dir, &rules.to_string()),
@@ -244,7 +245,7 @@ fn create(a: &Args) -> Result<Trainer> {
     if a.round.stones.is_none() {
         cfg.opening_stones_max = mnk::train::RunConfig::default_stones_max(rules, start.model());
     }
-    let (runs, force, verdict) = (&a.run.runs_dir, a.run.force, a.run.verdict_openings);
+    let (runs, force, verdict) = (&a.run.runs_dir, a.run.force, cfg.verdict_openings());
     let t = Trainer::create_for_verdict(cfg, start, runs, force, verdict)
         .map_err(|e| worded(e, None))?;
     super::json::say(a.run.json, report::plan(&t));
@@ -260,11 +261,15 @@ fn resume(a: &Args, dir: &Path) -> Result<Trainer> {
     })?;
     let mut cfg = t.config().clone();
     a.apply(&mut cfg)?;
+    // Kept from the run unless given again.
+    if let Some(n) = a.run.verdict_openings {
+        cfg.verdict_openings = Some(n);
+    }
     let (path, was) = (t.dir().path().to_path_buf(), t.config().clone());
     t.reconfigure(cfg.clone(), a.run.force)
         .map_err(|e| worded(e, Some((&path, &was, &cfg))))
         .with_context(|| format!("cannot resume {}", dir.display()))?;
-    let verdict_due = a.run.verdict_openings > 0 && t.verdict_due();
+    let verdict_due = t.config().verdict_openings() > 0 && t.verdict_due();
     super::json::say(a.run.json, report::resuming(&t, verdict_due));
     Ok(t)
 }

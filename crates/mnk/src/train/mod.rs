@@ -91,7 +91,7 @@ pub enum TrainError {
     },
     /// A resumed run was given other settings than the number of rounds,
     /// `max_games`, the optimiser, the selection mode and their settings.
-    #[error("bad setting resume: only rounds, max_games, optimizer, select and their settings can change when a run is resumed")]
+    #[error("bad setting resume: only rounds, max_games, optimizer, select and their settings, and verdict_openings, can change when a run is resumed")]
     Frozen,
     /// The run folder exists and replacing it was not asked for.
     #[error("{path} already exists", path = path.display())]

@@ -174,6 +174,14 @@ pub struct RunConfig {
     /// that trains at depth 2; absent: the trained player.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check_player: Option<String>,
+    /// Openings (each played twice) of the closing verdict, when the run
+    /// was started or resumed with `--verdict-openings`; absent: the
+    /// default, [`RunConfig::DEFAULT_VERDICT_OPENINGS`]. Kept here so that
+    /// a resume plays the verdict the run was started with (a resumed
+    /// `--verdict-openings 0` run used to play 1000 openings). It changes
+    /// no round, so a resume may change it freely.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict_openings: Option<usize>,
     /// The confirmation match of `select = "confirm"` (defaults when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confirm: Option<ConfirmConfig>,
@@ -264,6 +272,7 @@ impl RunConfig {
             check_every: if small && game.cells() <= 9 { 1 } else { 10 },
             check_openings: if small { 200 } else { 500 },
             check_player: None,
+            verdict_openings: None,
             max_games: 0,
             optimizer: Optimizer::Random,
             select: Select::BestBeats,
@@ -360,6 +369,17 @@ impl RunConfig {
     /// has none.
     pub fn beats_z(&self) -> f64 {
         self.beats_z.unwrap_or(0.0)
+    }
+
+    /// Openings of the closing verdict when `--verdict-openings` is not
+    /// given: 1000, each played twice.
+    pub const DEFAULT_VERDICT_OPENINGS: usize = 1000;
+
+    /// Openings (each played twice) of the run's closing verdict: what
+    /// `--verdict-openings` last said, else the default (0: no verdict).
+    pub fn verdict_openings(&self) -> usize {
+        self.verdict_openings
+            .unwrap_or(Self::DEFAULT_VERDICT_OPENINGS)
     }
 
     /// The confirmation settings (the defaults if run.toml has none).
@@ -540,12 +560,15 @@ impl RunConfig {
     }
 
     /// The configuration with the settings a resume may change (`rounds`,
-    /// `max_games`, `optimizer`, `select` and their settings) set to fixed
-    /// values: two configurations with equal frozen parts train the same
-    /// rounds the same way.
+    /// `max_games`, `optimizer`, `select` and their settings, and
+    /// `verdict_openings`) set to fixed values: two configurations with
+    /// equal frozen parts train the same rounds the same way.
     pub fn frozen(&self) -> RunConfig {
         RunConfig {
             rounds: 0,
+            // Played after the rounds, never part of them (and absent, so
+            // hashed as before, in every run.toml made before it).
+            verdict_openings: None,
             max_games: 0,
             optimizer: Optimizer::default(),
             // Fixed words, not the defaults of new runs: the fingerprint
