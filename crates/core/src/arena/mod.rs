@@ -18,6 +18,6 @@ pub use matches::{
     RoundRobinReport,
 };
 pub use openings::{
-    load_openings, parse_openings, random_opening, random_openings, Opening, OpeningError,
-    OpeningStyle,
+    distinct_openings, load_openings, parse_openings, random_opening, random_openings, Opening,
+    OpeningError, OpeningStyle,
 };

@@ -262,10 +262,23 @@ fn winning_cell(board: &Board, color: Color) -> Option<Move> {
 
 /// `n` random openings from one seeded stream, all distinct where possible.
 pub fn random_openings(rules: Rules, style: OpeningStyle, n: usize, rng: &mut Rng) -> Vec<Opening> {
+    distinct_openings(rules, n, rng, |_| style)
+}
+
+/// `n` random openings from one seeded stream, all distinct where
+/// possible, each drawn in the style `style_of` gives it (which may draw
+/// from the stream first, say a stone count from a range).
+pub fn distinct_openings(
+    rules: Rules,
+    n: usize,
+    rng: &mut Rng,
+    mut style_of: impl FnMut(&mut Rng) -> OpeningStyle,
+) -> Vec<Opening> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::with_capacity(n);
     let mut tries = 0;
     while out.len() < n {
+        let style = style_of(rng);
         let o = random_opening(rules, style, rng);
         tries += 1;
         // Small boards have few openings: allow repeats once exhausted.

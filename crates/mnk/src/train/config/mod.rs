@@ -19,13 +19,12 @@ pub use validate::check_name;
 use super::player::TrainedPlayer;
 use super::setting::{Field, Problem};
 use super::TrainError;
-use crate::arena::{random_opening, Opening, OpeningStyle};
+use crate::arena::{Opening, OpeningStyle};
 use crate::eval::{Model, MAX_WEIGHT};
 use crate::game::Rules;
 use crate::players::{PlayerSpec, Rng, Solver};
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
 
 /// The version of the run folder layout written in `run.toml`.
 ///
@@ -455,21 +454,10 @@ impl RunConfig {
             return crate::arena::random_openings(self.game, self.opening_style(), n, rng);
         };
         let (min, max) = (self.opening_stones as usize, max as usize);
-        let mut seen = HashSet::new();
-        let mut out = Vec::with_capacity(n);
-        let mut tries = 0;
-        while out.len() < n {
-            let style = OpeningStyle {
-                stones: rng.gen_range(min..=max),
-                ..self.opening_style()
-            };
-            let o = random_opening(self.game, style, rng);
-            tries += 1;
-            if seen.insert(o.clone()) || tries > 20 * n {
-                out.push(o);
-            }
-        }
-        out
+        crate::arena::distinct_openings(self.game, n, rng, |rng| OpeningStyle {
+            stones: rng.gen_range(min..=max),
+            ..self.opening_style()
+        })
     }
 
     /// The random openings' stones as a reader says it: `2` or `2-3`.
