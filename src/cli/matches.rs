@@ -524,8 +524,13 @@ impl OpeningSource {
             return Ok((v, format!("from {}", book.source)));
         }
         let n = n.unwrap_or(200);
-        match Book::shipped(rules) {
-            Some(book) if !self.random_openings => {
+        // The book is parsed only when it is played (a tenth of a short
+        // match's time went to parsing it for random openings).
+        let book = (!self.random_openings)
+            .then(|| Book::shipped(rules))
+            .flatten();
+        match book {
+            Some(book) => {
                 anyhow::ensure!(
                     self.stones.is_none(),
                     "--stones sets random openings' stones; add --random-openings (the default is the shipped book)"
