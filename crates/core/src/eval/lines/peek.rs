@@ -104,9 +104,11 @@ impl Lines {
                     || levels(&c.pairs) - LEVELS[old as usize] + LEVELS[new as usize],
                 );
             } else {
-                wins_in_two += self
-                    .threats
-                    .change_in(q, (old, new), reply, Threat::WinInTwo);
+                // SAFETY: `q` is a touched cell of this board.
+                wins_in_two += unsafe {
+                    self.threats
+                        .change_in(q, (old, new), reply, Threat::WinInTwo)
+                };
             }
         });
         let reply_wins_in_three = wins_in_two == 0
@@ -135,10 +137,13 @@ impl Lines {
             (count(reply, Threat::WinInThree), count(color, Threat::Four));
         self.for_each_touched(cell, color, table, |q, c, old, new| {
             if c.state.is_empty() {
-                threes += self
-                    .threats
-                    .change_in(q, (old, new), reply, Threat::WinInThree);
-                fours += self.threats.change_in(q, (old, new), color, Threat::Four);
+                // SAFETY: `q` is a touched cell of this board.
+                unsafe {
+                    threes += self
+                        .threats
+                        .change_in(q, (old, new), reply, Threat::WinInThree);
+                    fours += self.threats.change_in(q, (old, new), color, Threat::Four);
+                }
             }
         });
         threes > 0 && fours == 0
