@@ -15,6 +15,10 @@ pub(crate) const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 /// 64-bit words, two per direction (so that updates are plain 64-bit
 /// shifts; small windows use the first of each two only): direction `d`'s
 /// are words `2d` and `2d + 1`.
+///
+/// (Measured and dropped: the direction in a byte of its own, saving the
+/// shift and mask that unpack it, took 3.2% more instructions in depth-8
+/// games: the leaf's inlined loop kept more values on the stack.)
 #[derive(Clone, Copy)]
 pub(crate) struct Touch {
     pub cell: u16,
