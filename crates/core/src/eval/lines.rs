@@ -921,29 +921,39 @@ fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
                 moved[i / 64] |= 1 << (i % 64);
             }
         }
-        let qs = c.state as usize;
         // Only stones count (an empty cell's pair would go to the sink row
         // and back): a branch, but a chain of read-modify-writes of one
-        // counter cost more than its mispredictions.
-        if COUNT && !c.state.is_empty() {
-            recount_stone(counts, combos.as_deref_mut(), qs, (old, new), || {
-                levels(&c.pairs)
-            });
-        }
+        // counter cost more than its mispredictions. The same branch
+        // keeps an empty cell's threat sets and shape-sheet entry (a
+        // stone's sets stay empty, and its entry is −∞ either way), so
+        // neither is tested again.
         if COUNT {
-            // SAFETY: `q` is a cell of this board (see above).
-            unsafe { threats.change(q, old, new, c.state.is_empty()) };
+            if c.state.is_empty() {
+                // SAFETY: `q` is a cell of this board (see above).
+                unsafe { threats.change(q, old, new, true) };
+                if let Some(s) = sheets.as_deref_mut().filter(|_| !COMBO) {
+                    // SAFETY: `q` is a cell of this board (see the
+                    // assertion above), and the classifier gives pair
+                    // indices.
+                    unsafe { s.apply_unchecked::<false>(q, &c.pairs, c.state, [0; 2]) };
+                }
+            } else {
+                let qs = c.state as usize;
+                recount_stone(counts, combos.as_deref_mut(), qs, (old, new), || {
+                    levels(&c.pairs)
+                });
+                // SAFETY: as above.
+                unsafe { threats.change(q, old, new, false) };
+            }
         }
-        // A stone's shape-sheet entry is −∞ either way: skipped where the
-        // counts test for stones above (lines without counts, a greedy
-        // player's, rewrite it rather than add a branch).
+        // Lines without counts (a greedy player's) rewrite a stone's
+        // entry rather than add a branch.
         if let Some(s) = sheets.as_deref_mut() {
             if COMBO {
                 combo_apply(geo, &View { cells, high }, q, s, |_| {});
-            } else if !COUNT || c.state.is_empty() {
-                // SAFETY: `q` is a cell of this board (see the assertion
-                // above), and the classifier gives pair indices.
-                unsafe { s.apply_unchecked::<COMBO>(q, &c.pairs, c.state, [0; 2]) };
+            } else if !COUNT {
+                // SAFETY: as above.
+                unsafe { s.apply_unchecked::<false>(q, &c.pairs, c.state, [0; 2]) };
             }
         }
     }
