@@ -287,3 +287,42 @@ impl Iterator for Cells<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::shape::{dense_table, radius};
+    use crate::game::Rule;
+
+    /// A stone only blocks the opponent's lines: on every window of every
+    /// flat table (the games [`crate::eval::Lines::peek`] reads), a stone
+    /// on an empty cell of the window never raises a count of the
+    /// opponent's ([`COUNTS`]: wins, open fours, fours, open threes) at
+    /// the centre. The threat kinds only grow with those counts, so a
+    /// stone never gives the opponent a threat, which the peek relies on
+    /// to skip the empty cells when the opponent has none.
+    #[test]
+    fn a_stone_never_gives_the_opponent_a_threat() {
+        let games = [3, 4, 5, 6].map(|k| (k, Rule::Freestyle)).into_iter();
+        for (k, rule) in games.chain([3, 4, 5].map(|k| (k, Rule::Exact))) {
+            let fields = 2 * radius(k, rule);
+            let table = dense_table(k, rule);
+            assert_eq!(table.len(), 1 << (2 * fields));
+            for (code, &old) in table.iter().enumerate() {
+                for f in (0..fields).filter(|f| code >> (2 * f) & 3 == 0) {
+                    // Field value 1 is a black stone, 2 a white one.
+                    for (stone, opp) in [(1, 1), (2, 0)] {
+                        let new = table[code | stone << (2 * f)];
+                        let (was, is) = (COUNTS[opp][old as usize], COUNTS[opp][new as usize]);
+                        for nibble in 0..4 {
+                            assert!(
+                                is >> (4 * nibble) & 0xF <= was >> (4 * nibble) & 0xF,
+                                "k {k} {rule}: code {code:#x}, stone {stone} at {f}",
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

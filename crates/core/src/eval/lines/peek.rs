@@ -91,26 +91,42 @@ impl Lines {
         if self.threats.makes(cell, reply, Threat::WinInTwo) {
             wins_in_two -= 1;
         }
-        self.for_each_touched(cell, color, table, |q, c, old, new| {
-            let qs = c.state as usize;
-            if qs != 0 {
-                // The stone's pairs are as before: its levels after the
-                // peeked stone, one direction's term replaced.
-                recount_stone(
-                    &mut counts,
-                    COMBOS.then_some(&mut combos),
-                    qs,
-                    (old, new),
-                    || levels(&c.pairs) - LEVELS[old as usize] + LEVELS[new as usize],
-                );
-            } else {
-                // SAFETY: `q` is a touched cell of this board.
-                wins_in_two += unsafe {
-                    self.threats
-                        .change_in(q, (old, new), reply, Threat::WinInTwo)
-                };
-            }
-        });
+        // A touched stone's shapes are recounted (its pairs are as
+        // before: its levels after the peeked stone have one direction's
+        // term replaced).
+        let mut recount = |c: &Cell, old: PairIndex, new: PairIndex| {
+            recount_stone(
+                &mut counts,
+                COMBOS.then_some(&mut combos),
+                c.state as usize,
+                (old, new),
+                || levels(&c.pairs) - LEVELS[old as usize] + LEVELS[new as usize],
+            );
+        };
+        if wins_in_two == 0 {
+            // A stone never gives the opponent a threat (it only blocks
+            // its lines; `threat_cells.rs` tests it on every flat table),
+            // so with no cell that wins in two left there is none after:
+            // the empty touched cells need no look, only the stones. Most
+            // leaves: 4.2% fewer instructions in depth-8 games.
+            self.for_each_touched(cell, color, table, |_, c, old, new| {
+                if !c.state.is_empty() {
+                    recount(c, old, new);
+                }
+            });
+        } else {
+            self.for_each_touched(cell, color, table, |q, c, old, new| {
+                if !c.state.is_empty() {
+                    recount(c, old, new);
+                } else {
+                    // SAFETY: `q` is a touched cell of this board.
+                    wins_in_two += unsafe {
+                        self.threats
+                            .change_in(q, (old, new), reply, Threat::WinInTwo)
+                    };
+                }
+            });
+        }
         let reply_wins_in_three = wins_in_two == 0
             && self.threats.any(reply, Threat::WinInThree)
             && self.wins_in_three_after(cell, color, table);
