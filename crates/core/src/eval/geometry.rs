@@ -36,6 +36,12 @@ pub(crate) struct Geometry {
     pub list: Vec<Touch>,
     /// Line codes of the empty board, `[cell][dir]`.
     pub empty_codes: Vec<[[u64; 2]; 4]>,
+    /// `fields[d][f]`: the cell index step from a window's centre to its
+    /// field `f` in direction `d` (the offset `(f − r, or f − r + 1 past
+    /// the centre) × (dx + dy × width)`), for windows of up to 32 fields.
+    /// A field that a line code shows a stone on is on the board, so the
+    /// step leads to a cell.
+    pub fields: [[isize; 32]; 4],
 }
 
 impl Geometry {
@@ -73,11 +79,18 @@ impl Geometry {
                 spans.push((start, list.len() as u32));
             }
         }
+        let mut fields = [[0; 32]; 4];
+        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+            for i in (-r..=r).filter(|&i| i != 0 && 2 * r <= 32) {
+                fields[d][position(i, r as usize)] = (i * (dx + dy * w)) as isize;
+            }
+        }
         Geometry {
             rules,
             spans,
             list,
             empty_codes,
+            fields,
         }
     }
 
