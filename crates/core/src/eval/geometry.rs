@@ -42,6 +42,8 @@ pub(crate) struct Geometry {
     /// A field that a line code shows a stone on is on the board, so the
     /// step leads to a cell.
     pub fields: [[isize; 32]; 4],
+    /// The window radius r: a window has 2r fields of two bits.
+    pub radius: usize,
 }
 
 impl Geometry {
@@ -91,6 +93,7 @@ impl Geometry {
             list,
             empty_codes,
             fields,
+            radius: r as usize,
         }
     }
 

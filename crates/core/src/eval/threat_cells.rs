@@ -141,7 +141,10 @@ impl ThreatCells {
 
     /// Cell `cell`'s pair in one direction went from `old` to `new`;
     /// `empty` says whether the cell is empty. Most changes leave a cell's
-    /// threats as they were, and then no set is written.
+    /// threats as they were, and then no set is written. (A stone's
+    /// counts could go unkept, summed again from its pairs when it is
+    /// taken back: 0.17% fewer instructions in depth-8 games, too little
+    /// for sums that would be wrong on every stone.)
     ///
     /// # Safety
     /// `cell` must be a cell of the board these sets were made for.
@@ -218,7 +221,10 @@ impl ThreatCells {
 
     /// How [`ThreatCells::makes`] would change for `cell` if its pair in
     /// one direction went from `old` to `new`: −1 (no longer), 0 or +1
-    /// (newly), read without writing.
+    /// (newly), read without writing. (Returning 0 at once when the
+    /// colour's counts of `old` and `new` agree, as [`ThreatCells::change`]
+    /// does, took 1.0% more instructions in depth-8 games: the compiler
+    /// makes the test of a kind two masks and no branch.)
     ///
     /// # Safety
     /// `cell` must be a cell of the board these sets were made for.

@@ -181,7 +181,7 @@ impl Lines {
         let geo = &*self.geo;
         // The centre's field in a touched cell's code is the mirror of
         // the cell's field in the centre's: shift 2 × (2r − 1 − f).
-        let top = 2 * (table.len().trailing_zeros() as usize / 2) - 2;
+        let top = 2 * (2 * geo.radius - 1);
         let me = &self.cells[cell];
         for d in 0..4 {
             let code = me.codes[d];
