@@ -113,6 +113,12 @@ pub struct Lines {
     /// The cells whose threat levels those moves changed, when recorded.
     levels: LevelLog,
     updates: u64,
+    /// What the peeks of one position share ([`Lines::peek`]): the
+    /// position's `updates` (every move changes it: each cell of a board
+    /// of k ≥ 3 touches another, and `reset` clears this), the colour
+    /// index of the stone's opponent and the counts of
+    /// `Lines::reply_threats` (in `peek.rs`); `u64::MAX` for none.
+    peeked: std::cell::Cell<(u64, usize, [u32; 3])>,
     /// The empty board's state, copied in to start a new game: far cheaper
     /// than undoing the previous game move by move.
     blank: Arc<Blank>,
@@ -257,6 +263,7 @@ impl Lines {
             unscored: 0,
             levels: LevelLog::default(),
             updates: 0,
+            peeked: std::cell::Cell::new((u64::MAX, 0, [0; 3])),
         }
     }
 
@@ -295,6 +302,7 @@ impl Lines {
         // The empty board has no stones to count.
         self.counts = [[0; Shape::NUM]; 3];
         self.combos = [[0; Combo::NUM]; 3];
+        self.peeked.set((u64::MAX, 0, [0; 3]));
         sheets.reset();
     }
 

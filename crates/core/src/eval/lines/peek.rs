@@ -87,7 +87,8 @@ impl Lines {
             combos = self.combos;
             combos[state][combo_at(&me.pairs, state - 1) as usize] += 1;
         }
-        let mut wins_in_two = self.threats.count(reply, Threat::WinInTwo) as i32;
+        let [twos, threes, fours] = self.reply_threats(reply);
+        let mut wins_in_two = twos as i32;
         if self.threats.makes(cell, reply, Threat::WinInTwo) {
             wins_in_two -= 1;
         }
@@ -124,8 +125,8 @@ impl Lines {
             });
         }
         let reply_wins_in_three = wins_in_two == 0
-            && self.threats.any(reply, Threat::WinInThree)
-            && self.wins_in_three_after(cell, color, table);
+            && threes > 0
+            && self.wins_in_three_after(cell, color, table, (threes, fours));
         Peek {
             counts,
             combos,
@@ -134,19 +135,50 @@ impl Lines {
         }
     }
 
+    /// How many cells `reply` has that win in two and that win in three,
+    /// and (where it has the latter) how many its opponent has that make
+    /// a four: the same for every peek of a position (a node's leaves),
+    /// so counted at its first and remembered until a move.
+    #[inline(always)]
+    fn reply_threats(&self, reply: Color) -> [u32; 3] {
+        let (at, c, counts) = self.peeked.get();
+        if at == self.updates && c == reply.index() {
+            return counts;
+        }
+        let count = |c: Color, kind| self.threats.count(c, kind) as u32;
+        let threes = count(reply, Threat::WinInThree);
+        let fours = if threes > 0 {
+            count(reply.opponent(), Threat::Four)
+        } else {
+            0
+        };
+        let counts = [count(reply, Threat::WinInTwo), threes, fours];
+        self.peeked.set((self.updates, reply.index(), counts));
+        counts
+    }
+
     /// For [`Lines::peek`]: whether, after a `color` stone on `cell`, the
     /// opponent still has a cell that wins in three and `color` has no
     /// four to make. A second pass over the touched cells, taken only
     /// where the opponent had such a cell before (a stone never gives
-    /// the opponent one).
+    /// the opponent one). `counts` are the opponent's cells that win in
+    /// three and `color`'s that make a four before the stone.
     #[cold]
-    fn wins_in_three_after(&self, cell: usize, color: Color, table: &[PairIndex]) -> bool {
+    fn wins_in_three_after(
+        &self,
+        cell: usize,
+        color: Color,
+        table: &[PairIndex],
+        counts: (u32, u32),
+    ) -> bool {
         let reply = color.opponent();
-        let count = |c: Color, kind: Threat| {
-            self.threats.count(c, kind) as i32 - i32::from(self.threats.makes(cell, c, kind))
+        let count = |n: u32, c: Color, kind: Threat| {
+            n as i32 - i32::from(self.threats.makes(cell, c, kind))
         };
-        let (mut threes, mut fours) =
-            (count(reply, Threat::WinInThree), count(color, Threat::Four));
+        let (mut threes, mut fours) = (
+            count(counts.0, reply, Threat::WinInThree),
+            count(counts.1, color, Threat::Four),
+        );
         self.for_each_touched(cell, color, table, |q, c, old, new| {
             if c.state.is_empty() {
                 // SAFETY: `q` is a touched cell of this board.
