@@ -319,6 +319,10 @@ impl Evaluator {
         v
     }
 
+    /// [`Evaluator::evaluate`]'s shape value from `counts`. (Each shape's
+    /// stone count held as an `f64` in the evaluator, not found at every
+    /// leaf, took 0.3% more instructions in depth-8 games: the loop over
+    /// constant shapes folds the counts better than the loads.)
     fn value_from_counts(&self, counts: &ShapeCounts, mover: Color) -> f64 {
         if can_win(counts, mover) {
             return WIN;
