@@ -591,7 +591,11 @@ impl Search {
     /// of this (seed 403, inconclusive). A pass costs the tempo, and in
     /// gomoku a tempo is most of a position's value: without the margin
     /// only one null search in five cut, and the depth-8 bench searched
-    /// 9% more nodes, not fewer.
+    /// 9% more nodes, not fewer. The other side of it, razoring (a node of
+    /// depth 1 free of threats whose static value is 400 or more below
+    /// alpha returns it unsearched): −81.1 ± 58.6 over 96 games against
+    /// `96102f9`'s search (seed 506, load 3, SPRT elo0=0, elo1=30
+    /// accepted H0). One move can gain more than that.
     #[inline]
     fn static_null(&self, mover: Color, depth: u32, beta: f64) -> Option<f64> {
         if !self.prune || depth > STATIC_NULL_DEPTH || beta.abs() >= UNPROVEN_BOUND {
@@ -628,6 +632,31 @@ impl Search {
     /// 400 on top of the static null move (seed 408, load 2–5; SPRT
     /// elo0=0, elo1=30 inconclusive), with 3% more nodes at depth 8. Null
     /// moves: [`Search::static_null`].
+    ///
+    /// Measured and left out since, against `96102f9`'s search (same method,
+    /// `--sprt elo0=0,elo1=30,model=logistic` unless said): the history table
+    /// again, −11.5 ± 30.7 over 212 games (seed 502, load 3–4, H0), so nothing
+    /// over the two runs. Internal iterative reduction (a node of depth 4 or
+    /// more without a table move searched a ply shallower): −55.7 ± 50.7 over
+    /// 132 (seed 503, load 3, H0), though depth-8 games took half the time.
+    /// Four more moves past the width at ply 1 (the replies to the root
+    /// moves), a ply shallower first and again at full depth when they beat
+    /// alpha: −13.0 ± 32.3 over 240 (seed 504, load 3, H0). Six more root
+    /// moves past the width (the next best by static score), searched the same
+    /// way from depth 3 on: +12.2 ± 26.8 over 400 (seed 501, load 3–4,
+    /// inconclusive); at 300 ms, +17.4 ± 27.6 over 200 (seed 509, load 4–5)
+    /// and +10.4 ± 36.1 over 200 (seed 511, load 3–5), both inconclusive:
+    /// worth a longer run. A width of 7 at nodes of depth 1 (whose children
+    /// are leaves; the table move and the fours kept): +10.4 ± 20.4 over 400
+    /// (seed 505, load 2–4, inconclusive), then −27.6 ± 32.9 over 242 (seed
+    /// 508, load 3–4, elo1=15, stopped), 3 of its games lost after a `likely
+    /// win` claim against none; both together, −31.4 ± 38.6 over 100 (seed
+    /// 507, load 3–5, H0). At 100 ms no width schedule measured better than
+    /// the fixed width. A threat extension (a node of depth 1 facing a threat
+    /// to win in two searches its defences a ply deeper): +21.7 ± 24.9 over
+    /// 400 (seed 512, load 2–4) and +16.5 ± 16.2 over 800 (seed 513, load
+    /// 1–3), both inconclusive, its `likely win` claims followed by a loss in
+    /// 5 of 116 games against 2 of 139: worth an SPRT with elo1=15.
     fn child_score(&mut self, cell: u16, depth: u32, alpha: f64, beta: f64, ply: u32) -> f64 {
         if depth == 1 {
             if let Some(score) = self.leaf_score(cell, ply) {

@@ -19,7 +19,10 @@
 //!   plies per search since) is taken off. A search of 300 ms visits about
 //!   as many nodes as a brain's table has slots, so always replacing lost
 //!   the deep results near the root, and with them the proof of a claimed
-//!   win, by the next move.
+//!   win, by the next move. With this policy the brain's table for turns
+//!   under a second (2^18 entries) is large enough: at 300 ms a move, 2^20
+//!   entries measured −19.7 ± 37.3 Elo over 107 games against it (`mnk
+//!   brains` on the shipped book, seed 510, load 5, stopped).
 //! - Sizing: [`table_bytes`], [`check_tables`], [`ensure_tables`] keep a
 //!   table within the memory the system has.
 
