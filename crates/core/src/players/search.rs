@@ -27,6 +27,10 @@
 //!   are `WIN − ply` so that faster wins score higher; the table stores
 //!   them relative to the node so they stay correct when found at another
 //!   ply.
+//! - A node at the horizon (depth 1) whose mover faces a threat to win
+//!   in two searches its defences a ply deeper (a threat extension,
+//!   [`params::THREAT_EXTENSION_DEPTH`]), so that the attack's next
+//!   threat is seen.
 //! - A node of depth 1 or 2 whose mover faces no threat returns beta
 //!   unsearched when its static value beats beta by a margin a ply
 //!   (static null move, `Search::static_null`; never a mate score).
@@ -73,7 +77,9 @@ mod root;
 #[cfg(test)]
 mod tests;
 
-use params::{STATIC_NULL_DEPTH, STATIC_NULL_MARGIN};
+use params::{
+    STATIC_NULL_DEPTH, STATIC_NULL_MARGIN, THREAT_EXTENSION_DEPTH, THREAT_EXTENSION_PLIES,
+};
 use picker::{Defence, NodeMoves, Picker};
 use proofs::leaf_win_from;
 use root::Root;
@@ -222,8 +228,9 @@ pub struct Search {
     threats: ThreatSearch,
     /// Nodes the root's threat searches may still use (a node limit).
     threat_left: u64,
-    /// Whether the static null move ([`Search::static_null`]) is on: off
-    /// for [`Search::alphabeta_value`], whose minimax oracle has none.
+    /// Whether the static null move ([`Search::static_null`]) and the
+    /// threat extension ([`params::THREAT_EXTENSION_DEPTH`]) are on: off
+    /// for [`Search::alphabeta_value`], whose minimax oracle has neither.
     prune: bool,
 }
 
@@ -501,6 +508,17 @@ impl Search {
                 moves[..=p].rotate_right(1);
             }
         }
+        // Facing a threat to win in two at the horizon: the defences are
+        // searched a ply deeper ([`THREAT_EXTENSION_DEPTH`]).
+        let depth = if self.prune
+            && defence == Defence::Only
+            && depth <= THREAT_EXTENSION_DEPTH
+            && ply < THREAT_EXTENSION_PLIES
+        {
+            depth + 1
+        } else {
+            depth
+        };
         let alpha0 = alpha;
         let mut node = NodeBest::new(alpha);
         let mut i = 0;
@@ -656,7 +674,8 @@ impl Search {
     /// to win in two searches its defences a ply deeper): +21.7 ± 24.9 over
     /// 400 (seed 512, load 2–4) and +16.5 ± 16.2 over 800 (seed 513, load
     /// 1–3), both inconclusive, its `likely win` claims followed by a loss in
-    /// 5 of 116 games against 2 of 139: worth an SPRT with elo1=15.
+    /// 5 of 116 games against 2 of 139: kept all the same
+    /// ([`params::THREAT_EXTENSION_DEPTH`]).
     fn child_score(&mut self, cell: u16, depth: u32, alpha: f64, beta: f64, ply: u32) -> f64 {
         if depth == 1 {
             if let Some(score) = self.leaf_score(cell, ply) {
