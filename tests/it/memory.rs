@@ -81,10 +81,16 @@ fn a_search_player_does_not_grow_from_game_to_game() {
         ..SearchLimits::default()
     };
     let mut s = Search::new(shipped_weights(rules), limits);
-    play(rules, &mut s, &mut RandomPlayer, 2, 3);
-    let after_two = s.heap_bytes();
+    play(rules, &mut s, &mut RandomPlayer, 30, 3);
+    let warm = s.heap_bytes();
     // The table alone is 2^12 entries.
-    assert!(after_two >= 4096 * mnk::players::TT_ENTRY_BYTES);
+    assert!(warm >= 4096 * mnk::players::TT_ENTRY_BYTES);
     play(rules, &mut s, &mut RandomPlayer, 30, 4);
-    assert_eq!(s.heap_bytes(), after_two);
+    // The move buffers are kept at the longest list each ply has held,
+    // and the threat extension lets a rare line reach a ply or a list
+    // longer than any before (about 700 bytes over these 30 games): a
+    // high-water mark that stops where the board does. A leak grows with
+    // every game, by more than this over 30 of them.
+    let grown = s.heap_bytes().saturating_sub(warm);
+    assert!(grown <= 2048, "grew by {grown} bytes over 30 games");
 }
