@@ -1,12 +1,15 @@
 //! The CMA-ES optimiser (`--optimizer cmaes`): determinism across thread
 //! counts, resume (in the library and after a kill) equal to an
 //! uninterrupted run, the recorded generations, plots, the game budget,
-//! and clear errors for bad settings.
+//! the fixed opponent (`--cmaes-opponent start`), and clear errors for
+//! bad settings.
 
 use crate::common::{mnk, read, train_cli};
 use mnk::eval::Weights;
 use mnk::game::Rules;
-use mnk::train::{CmaesConfig, NoObserver, Optimizer, Reason, RunConfig, TrainError, Trainer};
+use mnk::train::{
+    CmaesConfig, CmaesOpponent, NoObserver, Optimizer, Reason, RunConfig, TrainError, Trainer,
+};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -29,7 +32,15 @@ fn config(name: &str, generations: u32) -> RunConfig {
         openings: 12,
         mirrored: true,
         mean_rate: 0.5,
+        opponent: CmaesOpponent::Mean,
     });
+    c
+}
+
+/// [`config`] with the candidates playing the run's start.
+fn against_start(name: &str, generations: u32) -> RunConfig {
+    let mut c = config(name, generations);
+    c.cmaes.as_mut().unwrap().opponent = CmaesOpponent::Start;
     c
 }
 
@@ -119,6 +130,60 @@ fn cmaes_is_identical_with_1_and_2_threads_and_records_its_generations() {
         assert!(names.iter().any(|m| m == n), "{n} missing from {names:?}");
     }
     assert!(!names.iter().any(|m| m == "score.png"), "{names:?}");
+}
+
+/// Against the start: byte-identical with 1 and 2 threads; `run.toml`
+/// says so (a run against the mean has no `opponent` key); generation 0
+/// is the mean run's (the mean is still the start), later ones differ;
+/// the rows read back.
+#[test]
+fn cmaes_against_the_start_is_identical_with_1_and_2_threads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut runs = Vec::new();
+    for threads in [1, 2] {
+        let name = format!("s{threads}");
+        let t = in_pool(threads, || {
+            let mut t = Trainer::create(
+                against_start(&name, 10),
+                Weights::flat(rules()),
+                tmp.path(),
+                false,
+            )
+            .unwrap();
+            t.run(&mut NoObserver).unwrap();
+            t
+        });
+        runs.push((files(t.dir().path(), &name), t));
+    }
+    assert_eq!(runs[0].0, runs[1].0, "files differ between 1 and 2 threads");
+    let toml = &runs[0].0[0];
+    assert!(toml.contains("opponent = \"start\""), "{toml}");
+
+    let mut mean = Trainer::create(
+        config("mean", 10),
+        Weights::flat(rules()),
+        tmp.path(),
+        false,
+    )
+    .unwrap();
+    mean.run(&mut NoObserver).unwrap();
+    assert!(!read(mean.dir().run_toml()).contains("opponent"));
+    let (start, mean) = (runs[0].1.rounds(), mean.rounds());
+    assert_eq!(start[1], mean[1], "generation 0 plays the start either way");
+    assert_ne!(start[2..], mean[2..], "the opponent made no difference");
+    for r in &start[1..] {
+        let c = r.cmaes.as_ref().unwrap();
+        assert!(c.tallies.iter().all(|t| t.games() == 24));
+    }
+    // rounds.csv reads back to the same rounds (resume: the kill test below).
+    let t = &runs[0].1;
+    let back = mnk::train::parse_rounds(
+        &read(t.dir().rounds_csv()),
+        &t.dir().rounds_csv(),
+        t.config(),
+    )
+    .unwrap();
+    assert_eq!(back, start);
 }
 
 #[test]
@@ -272,6 +337,18 @@ fn a_killed_combo_cmaes_run_resumes_to_the_same_files() {
     kill_and_resume(&["--model", "combo", "--start", "shipped"]);
 }
 
+#[test]
+fn a_killed_cmaes_run_against_the_start_resumes_to_the_same_files() {
+    kill_and_resume(&[
+        "--model",
+        "combo",
+        "--start",
+        "shipped",
+        "--cmaes-opponent",
+        "start",
+    ]);
+}
+
 /// Runs a CMA-ES run on 7x7x4 (with `extra` flags) whole, and again
 /// killed after a few generations and resumed: the files must be equal.
 fn kill_and_resume(extra: &[&str]) {
@@ -381,6 +458,12 @@ fn bad_cmaes_settings_are_refused_naming_the_flag() {
         (&[o, "--cmaes-mean-rate=1.5"][..], "--cmaes-mean-rate"),
         (&[o, "--cmaes-mean-rate=nan"][..], "--cmaes-mean-rate"),
         (&[o, "--cmaes-mirrored=maybe"][..], "--cmaes-mirrored"),
+        (&[o, "--cmaes-opponent=best"][..], "--cmaes-opponent"),
+        (&[o, "--cmaes-opponent=best"][..], "expected mean or start"),
+        (
+            &["--cmaes-opponent=start"][..],
+            "--cmaes-opponent applies to --optimizer cmaes",
+        ),
         (
             &["--cmaes-mean-rate=0.5"][..],
             "--cmaes-mean-rate applies to --optimizer cmaes",
@@ -439,6 +522,27 @@ fn bad_cmaes_settings_are_refused_naming_the_flag() {
         e.to_string().contains("run.toml") && e.to_string().contains("cmaes.lambda"),
         "{e}"
     );
+    // The opponent too: an unknown one is refused naming the key and
+    // the words expected, and switching a run to the start (an edited
+    // run.toml, or the flag on a resume) is refused.
+    for (edit, want) in [
+        ("opponent = \"best\"\n", "opponent"),
+        ("opponent = \"best\"\n", "mean"),
+        ("opponent = \"start\"\n", "fingerprint"),
+    ] {
+        std::fs::write(
+            dir.join("run.toml"),
+            toml.replace("[cmaes]\n", &format!("[cmaes]\n{edit}")),
+        )
+        .unwrap();
+        let e = Trainer::resume(&dir).err().unwrap().to_string();
+        assert!(e.contains("run.toml") && e.contains(want), "{edit}: {e}");
+    }
+    std::fs::write(dir.join("run.toml"), &toml).unwrap();
+    let (code, err) =
+        crate::common::resume_cli(&dir, &["--rounds=3", "--cmaes-opponent=start", "--force"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--cmaes-opponent"), "{err}");
     let (code, err) = train_cli(tmp.path(), &["--rounds=2", "--name=plain"]);
     assert_eq!(code, Some(0), "{err}");
     let (code, err) =

@@ -98,6 +98,7 @@ fn cmaes_config(name: &str, generations: u32) -> RunConfig {
         openings: 12,
         mirrored: true,
         mean_rate: 0.5,
+        opponent: mnk::train::CmaesOpponent::Mean,
     });
     c
 }

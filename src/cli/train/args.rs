@@ -7,7 +7,7 @@ use mnk::arena::stats::SprtParams;
 use mnk::arena::{BookError, BookPart};
 use mnk::game::Rules;
 use mnk::train::{
-    BookNeed, Field, Optimizer, Problem, RunConfig, Select, StartWeights, TrainError,
+    BookNeed, CmaesOpponent, Field, Optimizer, Problem, RunConfig, Select, StartWeights, TrainError,
 };
 use std::path::{Path, PathBuf};
 
@@ -563,6 +563,11 @@ pub struct CmaesArgs {
     /// [default: 0.5].
     #[arg(long, value_name = "C", conflicts_with = "resume")]
     pub cmaes_mean_rate: Option<f64>,
+    /// CMA-ES fitness: whom the candidates play. `mean`: the current mean
+    /// (self-play); `start`: the run's start weights (round 0, after any
+    /// --model conversion), a fixed opponent [default: mean].
+    #[arg(long, value_name = "WHOM", conflicts_with = "resume")]
+    pub cmaes_opponent: Option<CmaesOpponent>,
 }
 
 impl CmaesArgs {
@@ -574,6 +579,7 @@ impl CmaesArgs {
             (self.cmaes_openings.is_some(), "--cmaes-openings"),
             (self.cmaes_mirrored.is_some(), "--cmaes-mirrored"),
             (self.cmaes_mean_rate.is_some(), "--cmaes-mean-rate"),
+            (self.cmaes_opponent.is_some(), "--cmaes-opponent"),
         ];
         if let Some((_, flag)) = flags.iter().find(|(given, _)| *given) {
             anyhow::ensure!(
@@ -590,6 +596,7 @@ impl CmaesArgs {
         set(&mut c.openings, self.cmaes_openings);
         set(&mut c.mirrored, self.cmaes_mirrored);
         set(&mut c.mean_rate, self.cmaes_mean_rate);
+        set(&mut c.opponent, self.cmaes_opponent);
         cfg.cmaes = Some(c);
         Ok(())
     }
@@ -669,8 +676,16 @@ fn method_flags(c: &RunConfig) -> String {
         Optimizer::Cmaes => {
             let s = c.cmaes_config();
             format!(
-                "--optimizer cmaes --cmaes-sigma {} --cmaes-lambda {} --cmaes-openings {} --cmaes-mirrored {} --cmaes-mean-rate {}",
-                s.sigma, s.lambda, s.openings, s.mirrored, s.mean_rate
+                "--optimizer cmaes --cmaes-sigma {} --cmaes-lambda {} --cmaes-openings {} --cmaes-mirrored {} --cmaes-mean-rate {}{}",
+                s.sigma,
+                s.lambda,
+                s.openings,
+                s.mirrored,
+                s.mean_rate,
+                match s.opponent {
+                    CmaesOpponent::Mean => String::new(),
+                    o => format!(" --cmaes-opponent {o}"),
+                }
             )
         }
         Optimizer::Random if c.select == Select::Confirm => {

@@ -5,7 +5,7 @@
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use mnk::train::{CommitGuard, Observer, RoundEvent, Trainer};
+use mnk::train::{CmaesOpponent, CommitGuard, Observer, RoundEvent, Trainer};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -77,6 +77,8 @@ pub struct Progress {
     /// Wall time of this process's rounds.
     pub round_seconds: f64,
     check: String,
+    /// Whom a CMA-ES run's candidates play (named in its log lines).
+    opponent: CmaesOpponent,
     /// The last round told.
     pub told: Told,
 }
@@ -128,6 +130,7 @@ impl Progress {
             last_plot: Instant::now(),
             games: 0,
             round_seconds: 0.0,
+            opponent: t.config().cmaes_config().opponent,
             check: String::new(),
             // Rounds written before this process (a resume) need no line.
             told: Arc::new(AtomicI64::new(i64::from(t.next_round()) - 1)),
@@ -221,10 +224,13 @@ impl Observer for Progress {
         }
         if let Some(c) = e.check {
             if !self.terminal {
+                let what = match &r.cmaes {
+                    Some(g) => g.describe_against(self.opponent),
+                    None => r.describe(),
+                };
                 eprintln!(
-                    "round {}: {} | check: {}{sharing}",
+                    "round {}: {what} | check: {}{sharing}",
                     r.round,
-                    r.describe(),
                     c.summary()
                 );
             }

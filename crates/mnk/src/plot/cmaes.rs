@@ -1,5 +1,6 @@
 //! The `cmaes` chart: CMA-ES's step size σ per generation, and how the
-//! generation's candidates fared against the mean. The mean's own
+//! generation's candidates fared against their opponent (the mean, or the
+//! run's start with `opponent = "start"`). The mean's own
 //! trajectory is the `weights` chart (the incumbent of a CMA-ES run is
 //! the mean).
 
@@ -18,7 +19,7 @@ fn generations(data: &RunData) -> Vec<(f64, &CmaesGen)> {
 }
 
 /// Draws the `cmaes` chart on `root`: σ above, the candidates' scores
-/// against the mean below.
+/// against the mean (or the start) below.
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     data: &RunData,
@@ -77,7 +78,10 @@ pub(super) fn draw<DB: DrawingBackend>(
         * 1.1;
     let mut chart = ChartBuilder::on(&areas[1])
         .caption(
-            "Candidates against the mean: the best and the average (W − L)/N",
+            format!(
+                "Candidates against the {}: the best and the average (W − L)/N",
+                cc.opponent
+            ),
             ("sans-serif", 16).into_font(),
         )
         .margin(10)

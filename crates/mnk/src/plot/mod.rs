@@ -19,8 +19,9 @@
 //! - `gains` (SPSA runs): the gain schedule, `a_k` and `c_k` against the
 //!   step.
 //! - `cmaes` (CMA-ES runs): the step size σ per generation, and the best
-//!   and average candidate's (W − L)/N against the mean; the mean itself
-//!   is the `weights` chart's incumbent.
+//!   and average candidate's (W − L)/N against the mean (or the run's start,
+//!   `opponent = "start"`); the mean itself is the `weights` chart's
+//!   incumbent.
 //! - `checks`: on boards the exact player solves, optimal-move agreement,
 //!   lines lost against the exact player and the smallest safe search
 //!   depth per check; on large boards, Elo against each reference with its

@@ -8,10 +8,11 @@
 //!    draws from the stream `(seed, PERTURB, r)` and `C = B·D²·Bᵀ`; when
 //!    mirrored, only the first ⌈λ/2⌉ are drawn and candidate ⌈λ/2⌉ + i
 //!    uses `−z_i`;
-//! 2. every candidate plays the incumbent over the same `openings`
-//!    openings from `(seed, OPENINGS, r)`, each with both colours and the
-//!    same tie-break seed `(seed, GAMES, r)`: paired games, so the ranking
-//!    compares candidates on equal terms;
+//! 2. every candidate plays the incumbent (or, with `opponent = "start"`,
+//!    the run's round-0 weights: a fixed opponent) over the same
+//!    `openings` openings from `(seed, OPENINGS, r)`, each with both
+//!    colours and the same tie-break seed `(seed, GAMES, r)`: paired
+//!    games, so the ranking compares candidates on equal terms;
 //! 3. ranked by wins − losses (ties: the lower index first), the best
 //!    μ = ⌊λ/2⌋ move the mean by `c_m·σ·y_w`, and σ, the paths `p_σ`,
 //!    `p_c` and `C` adapt as in Hansen's tutorial ("The CMA Evolution
@@ -45,6 +46,13 @@
 //! the plain `ln w` coordinate and its arithmetic, so a shape-model run
 //! is unchanged to the bit.
 //!
+//! Why a fixed opponent as well: against the mean, a candidate is
+//! rewarded for beating the current mean, and the mean moves with the
+//! candidates, so the run can settle where no nearby candidate beats the
+//! mean without that point beating much else (`docs/training.md`
+//! measures it on gomoku's combo model). Against the start the fitness
+//! does not move. The replay needs neither: the tallies are recorded.
+//!
 //! Why not the `cmaes` crate: it drives the objective itself and keeps
 //! its state (paths, covariance) private, so a run could not be stopped
 //! and resumed exactly. Here the state is never stored: it is *replayed*
@@ -54,7 +62,7 @@
 //! holds the same state to the bit. The eigendecomposition is nalgebra's
 //! `SymmetricEigen`, which is sequential and deterministic.
 
-use super::config::{CmaesConfig, Optimizer, RunConfig};
+use super::config::{CmaesConfig, CmaesOpponent, Optimizer, RunConfig};
 use super::perturb::{combo_scales, standard_normal};
 use super::player::TrainedPlayer;
 use super::record::{CmaesGen, Reason, RoundResult};
@@ -351,16 +359,22 @@ fn advance(cfg: &RunConfig, state: &mut Strategy, zs: &[DVector<f64>], tallies: 
 }
 
 /// Plays generation `round` (≥ 1) of `state`, whose mean is the
-/// incumbent `incumbent`, and moves `state` on.
+/// incumbent `incumbent`, and moves `state` on. The candidates play the
+/// incumbent, or `start` (the run's round 0) when the run's `opponent`
+/// is the start.
 pub fn play_generation(
     cfg: &RunConfig,
     player: &TrainedPlayer,
     state: &mut Strategy,
-    incumbent: &Weights,
+    (incumbent, start): (&Weights, &Weights),
     pool: Option<&[Opening]>,
     round: u32,
 ) -> Result<RoundResult, TrainError> {
     let cc = cfg.cmaes_config();
+    let opponent = match cc.opponent {
+        CmaesOpponent::Mean => incumbent,
+        CmaesOpponent::Start => start,
+    };
     let (generation, sigma) = (state.cmaes.generation, state.cmaes.sigma);
     let zs = draws(cfg, &state.cmaes, round);
     let openings = round_openings(cfg, pool, round, cc.openings as usize);
@@ -370,7 +384,7 @@ pub fn play_generation(
         let candidate = state
             .space
             .weights_at(cfg, incumbent, &state.cmaes.candidate(z));
-        let report = player.head_to_head(cfg.game, &candidate, incumbent, &openings, 0, seed)?;
+        let report = player.head_to_head(cfg.game, &candidate, opponent, &openings, 0, seed)?;
         games += report.tally.games.games();
         plies += report.plies;
         tallies.push(report.tally.games);

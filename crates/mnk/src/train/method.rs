@@ -267,7 +267,7 @@ impl Method for CmaEs {
             cfg,
             round.player,
             &mut s,
-            round.incumbent(),
+            (round.incumbent(), &round.rounds[0].weights),
             round.pool,
             round.number(),
         )?;
@@ -278,11 +278,12 @@ impl Method for CmaEs {
     fn plan(&self, c: &RunConfig) -> String {
         let s = c.cmaes_config();
         format!(
-            " by CMA-ES: {} generations of {} candidates{} x {} openings x 2 colours against the mean, sigma {}, mean rate {}",
+            " by CMA-ES: {} generations of {} candidates{} x {} openings x 2 colours against the {}, sigma {}, mean rate {}",
             c.rounds,
             s.lambda,
             if s.mirrored { " in mirrored pairs" } else { "" },
             s.openings,
+            s.opponent,
             s.sigma,
             s.mean_rate
         )

@@ -22,8 +22,8 @@
 //! θ− (all weights perturbed at once by ±c_k in log-space) and moves θ
 //! along the result; it is checked and written like a round. A **CMA-ES**
 //! generation ([`CmaesGen`], [`CmaesConfig`]) plays λ candidates drawn
-//! around the mean against the mean and adapts the mean, σ and the
-//! covariance.
+//! around the mean against the mean (or the run's start,
+//! [`CmaesOpponent`]) and adapts the mean, σ and the covariance.
 //!
 //! Every random choice derives from the run's seed and the round number, so
 //! a run is a pure function of its [`RunConfig`] whatever the thread count,
@@ -60,8 +60,8 @@ mod trainer;
 
 pub use checks::{Check, CheckRow, ExactCheck, Oracle, RefCheck};
 pub use config::{
-    CmaesConfig, ConfirmConfig, Optimizer, PlateauConfig, RunConfig, Select, SpsaConfig,
-    StartWeights, FORMAT, MIN_WEIGHT, SHIPPED_BOOK,
+    CmaesConfig, CmaesOpponent, ConfirmConfig, Optimizer, PlateauConfig, RunConfig, Select,
+    SpsaConfig, StartWeights, FORMAT, MIN_WEIGHT, SHIPPED_BOOK,
 };
 pub use method::{method, summary as method_summary, Method, Round, State};
 pub use perturb::perturb;

@@ -3,7 +3,7 @@
 //! `rounds.csv`; the algorithms that fill them live in `round`, `confirm`
 //! and `spsa`.
 
-use super::config::{Optimizer, RunConfig, Select};
+use super::config::{CmaesOpponent, Optimizer, RunConfig, Select};
 use crate::arena::stats::{PairedTally, Tally};
 use crate::eval::Weights;
 use crate::util::string_enum;
@@ -360,13 +360,14 @@ pub struct CmaesGen {
     pub generation: u32,
     /// The step size σ the candidates were drawn with.
     pub sigma: f64,
-    /// Every candidate against the mean (the incumbent), from the
-    /// candidate's view, in draw order.
+    /// Every candidate against the mean (the incumbent), or the run's
+    /// start (`opponent = "start"`), from the candidate's view, in draw
+    /// order.
     pub tallies: Vec<Tally>,
 }
 
 impl CmaesGen {
-    /// Every candidate's (W − L)/N against the mean (0 without games).
+    /// Every candidate's (W − L)/N against its opponent (0 without games).
     pub fn score_diffs(&self) -> Vec<f64> {
         let diff = |t: &Tally| match t.games() {
             0 => 0.0,
@@ -375,12 +376,18 @@ impl CmaesGen {
         self.tallies.iter().map(diff).collect()
     }
 
-    /// One phrase for logs: σ and the best candidate's score.
+    /// One phrase for logs: σ and the best candidate's score (against
+    /// the mean; [`CmaesGen::describe_against`] names another opponent).
     pub fn describe(&self) -> String {
+        self.describe_against(CmaesOpponent::Mean)
+    }
+
+    /// [`CmaesGen::describe`] for a run whose candidates play `opponent`.
+    pub fn describe_against(&self, opponent: CmaesOpponent) -> String {
         let best = self.tallies.iter().map(score).max().unwrap_or(0);
         let games: u64 = self.tallies.iter().map(Tally::games).sum();
         format!(
-            "CMA-ES generation {}: σ {:.4}, {} candidates over {} games, best {best:+} against the mean",
+            "CMA-ES generation {}: σ {:.4}, {} candidates over {} games, best {best:+} against the {opponent}",
             self.generation,
             self.sigma,
             self.tallies.len(),

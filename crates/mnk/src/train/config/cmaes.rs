@@ -3,13 +3,29 @@
 
 use crate::train::setting::{ensure, Field, Problem};
 use crate::train::TrainError;
+use crate::util::string_enum;
 use serde::{Deserialize, Serialize};
+
+string_enum! {
+    /// Whom a CMA-ES generation's candidates play: its fitness.
+    #[derive(Default)]
+    pub enum CmaesOpponent("CMA-ES opponent") {
+        /// The current mean (the incumbent): self-play against a moving
+        /// opponent, the fitness of every run made before `opponent`.
+        #[default]
+        Mean = "mean",
+        /// The run's start (round 0's weights, after any model
+        /// conversion): a fixed opponent for the whole run.
+        Start = "start",
+    }
+}
 
 /// CMA-ES settings (`--optimizer cmaes`). Each generation samples
 /// `lambda` candidates around the mean in log-weight space with step size
 /// σ (from `sigma` at the start) and the adapted covariance (in mirrored
-/// pairs `m ± σ·y` when `mirrored`), plays each against the mean over the
-/// same `openings` openings, both colours, and moves the mean by
+/// pairs `m ± σ·y` when `mirrored`), plays each against the mean (or the
+/// run's start, `opponent`) over the same `openings` openings, both
+/// colours, and moves the mean by
 /// `mean_rate` times the selected candidates' weighted step.
 ///
 /// The whole table is fixed when a run starts: its candidates are columns
@@ -36,6 +52,16 @@ pub struct CmaesConfig {
     /// made before it.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub mean_rate: f64,
+    /// Whom the candidates play: the mean (self-play) or the run's start.
+    /// Absent (the mean) in runs made before it and in every run against
+    /// the mean, so their files read and hash as before.
+    #[serde(default, skip_serializing_if = "is_mean")]
+    pub opponent: CmaesOpponent,
+}
+
+/// Whether the candidates play the mean, which `run.toml` leaves out.
+fn is_mean(o: &CmaesOpponent) -> bool {
+    *o == CmaesOpponent::Mean
 }
 
 /// `mirrored`'s value in runs made before it, which `run.toml` leaves out
@@ -66,6 +92,7 @@ impl CmaesConfig {
             openings: if small { 100 } else { 1000 },
             mirrored: true,
             mean_rate: 0.5,
+            opponent: CmaesOpponent::Mean,
         }
     }
 

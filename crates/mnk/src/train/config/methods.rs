@@ -48,7 +48,8 @@ string_enum! {
         /// match between θ+ and θ− ([`SpsaConfig`](crate::train::SpsaConfig)).
         Spsa = "spsa",
         /// CMA-ES in log-weight space: each generation samples candidates
-        /// around the mean, plays each against the mean on shared openings
+        /// around the mean, plays each against the mean (or the run's
+        /// start) on shared openings
         /// and adapts the mean, the step size and the covariance
         /// ([`CmaesConfig`](crate::train::CmaesConfig)).
         Cmaes = "cmaes",

@@ -9,7 +9,7 @@ mod plateau;
 mod spsa;
 mod validate;
 
-pub use cmaes::CmaesConfig;
+pub use cmaes::{CmaesConfig, CmaesOpponent};
 pub use confirm::ConfirmConfig;
 pub use methods::{Optimizer, Select, StartWeights};
 pub use plateau::PlateauConfig;
@@ -537,11 +537,17 @@ impl RunConfig {
              # SPSA step k (from 0): a_k = a/(A+k+1)^alpha, c_k = c/(k+1)^gamma, in log-space:\n\
              # theta+- = ln w +- c_k*delta, ln w += a_k*(score difference of theta+ over theta-)*delta.\n\
              {}{FINGERPRINT}{:016x}\n\n{body}",
-            if self.cmaes.is_some() {
-                "# [cmaes]: CMA-ES on ln w; each generation plays lambda candidates against the mean\n\
-                 # on `openings` shared openings; sigma is the starting step size.\n"
-            } else {
-                ""
+            match self.cmaes.as_ref().map(|c| c.opponent) {
+                Some(CmaesOpponent::Mean) => {
+                    "# [cmaes]: CMA-ES on ln w; each generation plays lambda candidates against the mean\n\
+                     # on `openings` shared openings; sigma is the starting step size.\n"
+                }
+                Some(CmaesOpponent::Start) => {
+                    "# [cmaes]: CMA-ES on ln w; each generation plays lambda candidates against the\n\
+                     # run's start (round 0's weights, opponent = \"start\") on `openings` shared\n\
+                     # openings; sigma is the starting step size.\n"
+                }
+                None => "",
             },
             self.fingerprint()
         ))
