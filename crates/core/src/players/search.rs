@@ -4,7 +4,9 @@
 //! - Candidates at every node are the `width` empty cells with the highest
 //!   static score for the side to move, equal scores taken centre-out, best
 //!   first; the table's move for the node goes first. At the root, equal
-//!   scores are then ordered by a seeded shuffle.
+//!   scores are then ordered by a seeded shuffle, and the next few cells
+//!   past the width are root moves too, searched a ply shallower first
+//!   ([`params::ROOT_EXTRA`]).
 //! - Threats are handled exactly before any heuristic: a side that can
 //!   complete k now wins (scored as a win one ply away); a side facing one
 //!   completion must block it (the only candidates are the opponent's
@@ -661,10 +663,8 @@ impl Search {
     /// moves), a ply shallower first and again at full depth when they beat
     /// alpha: −13.0 ± 32.3 over 240 (seed 504, load 3, H0). Six more root
     /// moves past the width (the next best by static score), searched the same
-    /// way from depth 3 on: +12.2 ± 26.8 over 400 (seed 501, load 3–4,
-    /// inconclusive); at 300 ms, +17.4 ± 27.6 over 200 (seed 509, load 4–5)
-    /// and +10.4 ± 36.1 over 200 (seed 511, load 3–5), both inconclusive:
-    /// worth a longer run. A width of 7 at nodes of depth 1 (whose children
+    /// way from depth 3 on: kept after a longer run ([`params::ROOT_EXTRA`]).
+    /// A width of 7 at nodes of depth 1 (whose children
     /// are leaves; the table move and the fours kept): +10.4 ± 20.4 over 400
     /// (seed 505, load 2–4, inconclusive), then −27.6 ± 32.9 over 242 (seed
     /// 508, load 3–4, elo1=15, stopped), 3 of its games lost after a `likely

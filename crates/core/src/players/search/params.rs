@@ -1,7 +1,8 @@
 //! The search's tuning constants in one place, each with the reason for
 //! its value: threat-search node budgets, the shares of a timed move
 //! that the root's threat searches may use, the static null move's
-//! depth and margin, and the threat extension's.
+//! depth and margin, the threat extension's, and the root's moves past
+//! the width.
 
 /// Nodes for the mover's VCF at the root, and for the opponent's: a VCF
 /// of 25 plies takes a few hundred nodes, so this finds every VCF a game
@@ -113,3 +114,31 @@ pub(super) const THREAT_EXTENSION_DEPTH: u32 = 1;
 /// The threat extension applies only above this ply: a line of threats
 /// met at every horizon could otherwise extend the search again and again.
 pub(super) const THREAT_EXTENSION_PLIES: u32 = 40;
+
+/// Root moves searched past the width: the next best cells by static
+/// score after the root's `width` candidates and fours, where the mover
+/// faces no threat to win in two (else every defence is a root move
+/// already). The root is a tiny share of the nodes, and a move outside
+/// the width is the one the search can never find below it. From
+/// depth 3 on each is searched [`ROOT_EXTRA_REDUCTION`] ply shallower
+/// first, and at full depth only when it beats the best so far.
+///
+/// Against the search without it (`mnk brains` on the shipped book,
+/// `--concurrency 2`): at 100 ms a move, `--sprt
+/// elo0=0,elo1=15,model=logistic` accepted H1 after 1,020 games,
+/// +17.4 ± 13.8 Elo (pentanomial [40, 6, 391, 9, 64]; seed 601, load
+/// 2–6, against `/work/bin/mnk-final`, the search of `e846757`). Before
+/// that, against `96102f9`'s search with `--sprt elo0=0,elo1=30`: at
+/// 100 ms +12.2 ± 26.8 over 400 games (seed 501, load 3–4); at 300 ms
+/// +17.4 ± 27.6 and +10.4 ± 36.1 over 200 each (seeds 509 and 511, load
+/// 3–5), all inconclusive. Its `likely win` claims were followed by a
+/// loss in 1 of 148 games against 4 of 121 for the search without it
+/// (seed 601). With a width of 7 at depth-1 nodes as well, −31.4 ± 38.6
+/// over 100 at 100 ms (seed 507, H0; [`super::Search::child_score`]).
+/// It adds a sixth of the nodes of `mnk bench`'s signature searches
+/// (2763 to 2928) and a fifth of its depth-8 searches' (33,471 to
+/// 40,164).
+pub(super) const ROOT_EXTRA: usize = 6;
+
+/// Plies by which [`ROOT_EXTRA`]'s moves are searched shallower first.
+pub(super) const ROOT_EXTRA_REDUCTION: u32 = 1;

@@ -284,8 +284,19 @@ impl Search {
     /// scores centre-out, leaving out `moves`. Rare (only where the width
     /// found nothing that holds), so a plain selection over every cell.
     pub(super) fn late_moves(&self, mover: Color, moves: &[(f64, u16)], out: &mut Vec<(f64, u16)>) {
+        self.next_moves(mover, moves, out, self.limits.late);
+    }
+
+    /// Fills `out` with the `late` best cells by static score outside
+    /// `moves`, best first, equal scores centre-out.
+    pub(super) fn next_moves(
+        &self,
+        mover: Color,
+        moves: &[(f64, u16)],
+        out: &mut Vec<(f64, u16)>,
+        late: usize,
+    ) {
         out.clear();
-        let late = self.limits.late;
         if late == 0 {
             return;
         }

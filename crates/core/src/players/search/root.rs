@@ -1,7 +1,10 @@
 //! The root of a search: its moves and their order, iterative deepening
 //! over them, and what a search reports.
 
-use super::params::{SCORE_DROP, SCORE_DROP_STRETCH, SOFT_START_SHARE, UNSTABLE_MOVE_STRETCH};
+use super::params::{
+    ROOT_EXTRA, ROOT_EXTRA_REDUCTION, SCORE_DROP, SCORE_DROP_STRETCH, SOFT_START_SHARE,
+    UNSTABLE_MOVE_STRETCH,
+};
 use super::*;
 
 impl Search {
@@ -132,6 +135,17 @@ impl Search {
             }
             extra.clear();
             self.picker.extra = extra;
+            // Past the width, a few more moves ([`ROOT_EXTRA`]).
+            self.root.extra.clear();
+            if !threatened {
+                let mut late = std::mem::take(&mut self.root.late);
+                root.clear();
+                root.extend(self.root.order.iter().map(|&c| (0.0, c)));
+                self.next_moves(mover, &root, &mut late, ROOT_EXTRA);
+                self.root.extra.extend(late.iter().map(|&(_, c)| c));
+                self.root.order.extend_from_slice(&self.root.extra);
+                self.root.late = late;
+            }
             self.root.complete = threatened || self.root.order.len() == self.board.empty_count();
         }
         self.root.cells = root;
@@ -161,7 +175,7 @@ impl Search {
             let mut alpha = f64::NEG_INFINITY;
             let mut iter_best = (f64::NEG_INFINITY, order[0]);
             for &cell in order.iter() {
-                let score = self.child_score(cell, depth, alpha, f64::INFINITY, 0);
+                let score = self.root_score(cell, depth, alpha);
                 if self.stopped && depth > 1 {
                     break;
                 }
@@ -219,6 +233,22 @@ impl Search {
         (completed, best_score, best_move)
     }
 
+    /// The score of root move `cell` at `depth` against the best so far,
+    /// `alpha`: a move past the width ([`ROOT_EXTRA`]) is searched
+    /// [`ROOT_EXTRA_REDUCTION`] plies shallower first from depth 3 on,
+    /// and again at full depth only if it beats `alpha` there (a move
+    /// that loses at reduced depth is taken to lose, as a late move is).
+    fn root_score(&mut self, cell: u16, depth: u32, alpha: f64) -> f64 {
+        let r = ROOT_EXTRA_REDUCTION;
+        if depth > r + 1 && self.root.extra.contains(&cell) {
+            let reduced = self.child_score(cell, depth - r, alpha, f64::INFINITY, 0);
+            if reduced <= alpha || self.stopped {
+                return reduced;
+            }
+        }
+        self.child_score(cell, depth, alpha, f64::INFINITY, 0)
+    }
+
     /// Whether, with a soft time limit, the search should start no new
     /// iteration: past [`SOFT_START_SHARE`] of the soft limit, stretched
     /// when the iteration just completed (`now`, as (score, move)) changed
@@ -268,6 +298,11 @@ pub(super) struct Root {
     /// The board ply of the last root whose search claimed a proven win
     /// for its mover (cleared by any other result and by a new game).
     pub(super) claimed: Option<usize>,
+    /// The root moves past the width ([`ROOT_EXTRA`]), searched at
+    /// reduced depth first.
+    pub(super) extra: Vec<u16>,
+    /// A buffer for them.
+    pub(super) late: Vec<(f64, u16)>,
 }
 
 impl Root {
@@ -284,5 +319,7 @@ impl Root {
         self.cells.capacity() * size_of::<(f64, u16)>()
             + self.keyed.capacity() * size_of::<(f64, u64, u16)>()
             + self.order.capacity() * size_of::<u16>()
+            + self.extra.capacity() * size_of::<u16>()
+            + self.late.capacity() * size_of::<(f64, u16)>()
     }
 }
