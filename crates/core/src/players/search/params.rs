@@ -109,6 +109,13 @@ pub(super) const STATIC_NULL_MARGIN: f64 = 400.0;
 /// zero beyond the error. 0 proven claims withdrawn.
 /// It adds half the nodes of `mnk bench`'s signature searches (1764 to
 /// 2763) and a sixth of its depth-8 searches' (28,903 to 33,471).
+///
+/// Measured and left out: up to depth 2 (a node two plies above the
+/// horizon facing such a threat searched a ply deeper too), −53.1 ± 32.9
+/// over 244 games against depth 1 at 100 ms (pentanomial [27, 1, 84, 2,
+/// 8]; `--sprt elo0=0,elo1=15,model=logistic` accepted H0; seed 602,
+/// load 5, on top of [`ROOT_EXTRA`]): the deeper narrow subtrees cost
+/// more depth than the threats they see were worth.
 pub(super) const THREAT_EXTENSION_DEPTH: u32 = 1;
 
 /// The threat extension applies only above this ply: a line of threats
@@ -135,10 +142,18 @@ pub(super) const THREAT_EXTENSION_PLIES: u32 = 40;
 /// loss in 1 of 148 games against 4 of 121 for the search without it
 /// (seed 601). With a width of 7 at depth-1 nodes as well, −31.4 ± 38.6
 /// over 100 at 100 ms (seed 507, H0; [`super::Search::child_score`]).
+/// Twelve such moves instead of six: −2.3 ± 13.5 over 908 games at
+/// 100 ms (pentanomial [41, 3, 369, 3, 38]; elo1=15 accepted H0; seed
+/// 604, load 4–6).
 /// It adds a sixth of the nodes of `mnk bench`'s signature searches
 /// (2763 to 2928) and a fifth of its depth-8 searches' (33,471 to
 /// 40,164).
 pub(super) const ROOT_EXTRA: usize = 6;
 
 /// Plies by which [`ROOT_EXTRA`]'s moves are searched shallower first.
+///
+/// Measured and left out: none (each searched at full depth at once),
+/// −9.7 ± 17.5 Elo over 576 games at 100 ms against one (pentanomial
+/// [31, 2, 230, 2, 23]; `--sprt elo0=0,elo1=15,model=logistic` accepted
+/// H0; seed 605, load 4–6).
 pub(super) const ROOT_EXTRA_REDUCTION: u32 = 1;
