@@ -794,3 +794,64 @@ fn check_line_accepts_a_win_while_the_defender_threatens() {
     assert_eq!(line, vec![mv("d1")]);
     assert_eq!(check_line(&board, Color::Black, Mode::Vcf, &line), Ok(()));
 }
+
+/// The threat search's exact results over the final positions of the
+/// must-stop files (`tests/data/must_stop_vct.txt`, then
+/// `must_stop_vcf.txt`): for each, both sides as the attacker, a VCF and a
+/// VCT (6 attacker moves, the root's), each from a fresh table of 2^20
+/// entries with a budget of 20,000 nodes. Their verdicts, node counts and
+/// winning moves are pinned, as `mnk bench`'s signature pins the main
+/// search's: a change meant to make the search faster, not different (such
+/// as reading a reply at depth 0 off the table without playing it), must
+/// keep them all. The budget binds in 46 of the 300 searches, so the
+/// counts would show a search that does more or less work within it.
+#[test]
+fn threat_search_counts_are_pinned() {
+    let rules = Rules::GOMOKU;
+    let mut search = ThreatSearch::new(rules, 20);
+    let mut eval = Evaluator::new(shipped_weights(rules));
+    let files = [
+        include_str!("../data/must_stop_vct.txt"),
+        include_str!("../data/must_stop_vcf.txt"),
+    ];
+    let (mut wins, mut no_wins, mut unknown, mut nodes) = (0, 0, 0, 0);
+    // The moves and lengths of the wins, folded in order (FNV-style).
+    let mut signature: u64 = 0;
+    for line in files.iter().flat_map(|f| f.lines()) {
+        let moves = line.split('#').next().unwrap_or("");
+        if moves.trim().is_empty() {
+            continue;
+        }
+        let mut board = Board::new(rules);
+        for m in moves.split_whitespace() {
+            board.play(mv(m)).unwrap();
+        }
+        for attacker in [board.to_move(), board.to_move().opponent()] {
+            for (mode, depth) in [(Mode::Vcf, 0), (Mode::Vct, 6)] {
+                eval.sync(&board);
+                search.clear();
+                let v = search.solve(&mut eval, board.hash(), attacker, mode, depth, 20_000);
+                nodes += search.nodes();
+                let code = match v {
+                    Verdict::Win { first, plies } => {
+                        wins += 1;
+                        1000 + u64::from(plies) * 7 + u64::from(first.x) * 31 + u64::from(first.y)
+                    }
+                    Verdict::NoWin => {
+                        no_wins += 1;
+                        2
+                    }
+                    Verdict::Unknown => {
+                        unknown += 1;
+                        3
+                    }
+                };
+                signature = signature.wrapping_mul(0x100_0000_01b3).wrapping_add(code);
+            }
+        }
+    }
+    assert_eq!(
+        (wins, no_wins, unknown, nodes, format!("{signature:016x}")),
+        (96, 158, 46, 1_309_450, "b3592fcd84c2e3b7".to_string())
+    );
+}

@@ -738,8 +738,7 @@ impl Lines {
     /// kept as stones are played (not scanned).
     ///
     /// # Panics
-    /// On a `Lines` made by [`Lines::without_counts`], which does not keep
-    /// them.
+    /// On a `Lines` made by [`Lines::without_counts`] (which keeps none).
     #[inline]
     pub fn threat_cells(&self, color: Color, kind: Threat) -> impl Iterator<Item = usize> + '_ {
         assert!(
@@ -747,6 +746,11 @@ impl Lines {
             "threat cells of lines kept without counts"
         );
         self.threats.cells(color, kind)
+    }
+
+    /// Per cell, both colours' threat counts ([`ThreatCells::sums`]).
+    pub(crate) fn threat_sums(&self) -> &[u32] {
+        self.threats.sums(self.track_counts)
     }
 
     /// Whether some empty cell makes `kind` for `color` (see

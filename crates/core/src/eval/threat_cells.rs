@@ -206,6 +206,16 @@ impl ThreatCells {
         }
     }
 
+    /// Per cell, empty or not, both colours' counts ([`BOTH`]: black's
+    /// in the low half), summed over the four directions: a colour's half
+    /// is 0 where its stone would make no win, four or open three. Only
+    /// lines that keep their counts (`tracked`) keep these.
+    #[inline]
+    pub(crate) fn sums(&self, tracked: bool) -> &[u32] {
+        assert!(tracked, "threat cells of lines kept without counts");
+        &self.sums
+    }
+
     /// The number of empty cells where a `color` stone makes `kind`.
     #[inline]
     pub(crate) fn count(&self, color: Color, kind: Threat) -> usize {

@@ -512,7 +512,13 @@ impl ThreatSearch {
             }
         };
         if vct {
-            for cell in 0..self.rules.cells() {
+            // Only cells whose counts name some threat for the attacker
+            // can make one: most cells are skipped on one load.
+            let shift = 16 * a.index() as u32;
+            for (cell, &sum) in lines.threat_sums().iter().enumerate() {
+                if (sum >> shift) as u16 == 0 {
+                    continue;
+                }
                 if let Some(c) = class_of(cell) {
                     self.stack.push(((c as u16) << 12) | cell as u16);
                 }
@@ -534,6 +540,53 @@ impl ThreatSearch {
         }
     }
 
+    /// [`ThreatSearch::attack`]'s result after the defender's `reply`.
+    ///
+    /// With no attacker move left (`depth` 0) the reply is not played:
+    /// `attack` would only count its node, find no cell where the attacker
+    /// completes k (it had none but the one a block fills, and a
+    /// defender's stone makes none) and read the table, and so does this,
+    /// under the key the reply would make. The results and node counts
+    /// are exactly those of playing it, without the play and the undo,
+    /// which were most of the work: the replies at depth 0 are most of a
+    /// VCT's nodes.
+    ///
+    /// Measured and left out: the same for a VCF's blocks after which the
+    /// attacker has no four to make (and the block makes none for the
+    /// defender), storing the no-win `attack` would store. Such blocks
+    /// are rare (a four usually leaves another to make): depth-4 games
+    /// took 0.04% more instructions.
+    #[inline]
+    fn reply_value(
+        &mut self,
+        eval: &mut Evaluator,
+        a: Color,
+        reply: u16,
+        ply: usize,
+        depth: u32,
+    ) -> R {
+        let d = a.opponent();
+        if depth > 0 {
+            self.play(eval, reply, d);
+            let r = self.attack(eval, a, ply + 1, depth);
+            self.undo(eval, reply, d);
+            return r;
+        }
+        self.nodes += 1;
+        if self.aborted || self.nodes > self.budget || self.past_deadline() {
+            self.aborted = true;
+            return R::Unknown;
+        }
+        let hash = self.hash;
+        self.hash ^= stone_key(d, self.rules.move_at(reply as usize));
+        let entry = self.probe(a);
+        self.hash = hash;
+        match entry {
+            Some(e) if e.result == WIN => R::Win(e.plies as u32),
+            _ => R::NoWin,
+        }
+    }
+
     /// The defender to move after an attacker's threat: a win for the
     /// attacker if every reply that can hold loses.
     fn defend(&mut self, eval: &mut Evaluator, a: Color, ply: usize, depth: u32) -> R {
@@ -548,9 +601,7 @@ impl ThreatSearch {
             if self.wins.len() > 1 {
                 R::Win(2)
             } else if let Some(&c) = self.wins.first() {
-                self.play(eval, c, d);
-                let r = self.attack(eval, a, ply + 1, depth);
-                self.undo(eval, c, d);
+                let r = self.reply_value(eval, a, c, ply, depth);
                 match r {
                     R::Win(p) => R::Win(p + 1),
                     other => other,
@@ -572,9 +623,7 @@ impl ThreatSearch {
             let mut result = R::Win(0);
             for i in base..self.stack.len() {
                 let c = self.stack[i];
-                self.play(eval, c, d);
-                let r = self.attack(eval, a, ply + 1, depth);
-                self.undo(eval, c, d);
+                let r = self.reply_value(eval, a, c, ply, depth);
                 match r {
                     R::Win(p) => worst = worst.max(p + 1),
                     other => {
