@@ -1,8 +1,9 @@
 //! The CMA-ES optimiser (`--optimizer cmaes`): determinism across thread
 //! counts, resume (in the library and after a kill) equal to an
 //! uninterrupted run, the recorded generations, plots, the game budget,
-//! the fixed opponent (`--cmaes-opponent start`), and clear errors for
-//! bad settings.
+//! the fixed opponent (`--cmaes-opponent start`), attack and defence held
+//! fixed with σ capped (`--cmaes-fixed-scales`, `--cmaes-sigma-max`), and
+//! clear errors for bad settings.
 
 use crate::common::{mnk, read, train_cli};
 use mnk::eval::Weights;
@@ -33,6 +34,8 @@ fn config(name: &str, generations: u32) -> RunConfig {
         mirrored: true,
         mean_rate: 0.5,
         opponent: CmaesOpponent::Mean,
+        fixed_scales: false,
+        sigma_max: None,
     });
     c
 }
@@ -41,6 +44,15 @@ fn config(name: &str, generations: u32) -> RunConfig {
 fn against_start(name: &str, generations: u32) -> RunConfig {
     let mut c = config(name, generations);
     c.cmaes.as_mut().unwrap().opponent = CmaesOpponent::Start;
+    c
+}
+
+/// [`against_start`] with attack and defence held and σ capped at σ₀.
+fn fixed_scales(name: &str, generations: u32) -> RunConfig {
+    let mut c = against_start(name, generations);
+    let cc = c.cmaes.as_mut().unwrap();
+    cc.fixed_scales = true;
+    cc.sigma_max = Some(0.4);
     c
 }
 
@@ -167,7 +179,10 @@ fn cmaes_against_the_start_is_identical_with_1_and_2_threads() {
     )
     .unwrap();
     mean.run(&mut NoObserver).unwrap();
-    assert!(!read(mean.dir().run_toml()).contains("opponent"));
+    let plain = read(mean.dir().run_toml());
+    for key in ["opponent", "fixed_scales", "sigma_max"] {
+        assert!(!plain.contains(key), "{key} in {plain}");
+    }
     let (start, mean) = (runs[0].1.rounds(), mean.rounds());
     assert_eq!(start[1], mean[1], "generation 0 plays the start either way");
     assert_ne!(start[2..], mean[2..], "the opponent made no difference");
@@ -184,6 +199,81 @@ fn cmaes_against_the_start_is_identical_with_1_and_2_threads() {
     )
     .unwrap();
     assert_eq!(back, start);
+}
+
+/// Attack and defence held, σ capped: byte-identical with 1 and 2
+/// threads; `run.toml` says so (a run without them has neither key, the
+/// test above); every row keeps the start's attack and defence while the
+/// other weights move; no generation draws with σ above the cap; the
+/// rows read back; generation 0's candidates differ from a run that
+/// searches attack and defence (fewer dimensions, other draws).
+#[test]
+fn cmaes_with_fixed_scales_is_identical_with_1_and_2_threads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut runs = Vec::new();
+    for threads in [1, 2] {
+        let name = format!("f{threads}");
+        let t = in_pool(threads, || {
+            let mut t = Trainer::create(
+                fixed_scales(&name, 10),
+                Weights::default_for(rules()),
+                tmp.path(),
+                false,
+            )
+            .unwrap();
+            t.run(&mut NoObserver).unwrap();
+            t
+        });
+        runs.push((files(t.dir().path(), &name), t));
+    }
+    assert_eq!(runs[0].0, runs[1].0, "files differ between 1 and 2 threads");
+    let toml = &runs[0].0[0];
+    assert!(
+        toml.contains("fixed_scales = true") && toml.contains("sigma_max = 0.4"),
+        "{toml}"
+    );
+    let t = &runs[0].1;
+    let rows = t.rounds();
+    let start = &rows[0].weights;
+    for r in &rows[1..] {
+        assert_eq!(
+            (r.weights.attack, r.weights.defence),
+            (start.attack, start.defence),
+            "round {}",
+            r.round
+        );
+        assert!(r.cmaes.as_ref().unwrap().sigma <= 0.4, "round {}", r.round);
+    }
+    assert_ne!(
+        rows[10].weights.own, start.own,
+        "the own weights never moved"
+    );
+    assert_ne!(
+        rows[10].weights.opp, start.opp,
+        "the opp weights never moved"
+    );
+    let back = mnk::train::parse_rounds(
+        &read(t.dir().rounds_csv()),
+        &t.dir().rounds_csv(),
+        t.config(),
+    )
+    .unwrap();
+    assert_eq!(back, rows);
+
+    let mut free = Trainer::create(
+        against_start("free", 1),
+        Weights::default_for(rules()),
+        tmp.path(),
+        false,
+    )
+    .unwrap();
+    free.run(&mut NoObserver).unwrap();
+    let free = free.rounds();
+    assert_ne!(free[1].weights.attack, start.attack, "attack is searched");
+    assert_ne!(
+        free[1], rows[1],
+        "holding attack and defence changed nothing"
+    );
 }
 
 #[test]
@@ -349,6 +439,22 @@ fn a_killed_cmaes_run_against_the_start_resumes_to_the_same_files() {
     ]);
 }
 
+#[test]
+fn a_killed_cmaes_run_with_fixed_scales_resumes_to_the_same_files() {
+    kill_and_resume(&[
+        "--model",
+        "combo",
+        "--start",
+        "shipped",
+        "--cmaes-opponent",
+        "start",
+        "--cmaes-fixed-scales",
+        "true",
+        "--cmaes-sigma-max",
+        "0.35",
+    ]);
+}
+
 /// Runs a CMA-ES run on 7x7x4 (with `extra` flags) whole, and again
 /// killed after a few generations and resumed: the files must be equal.
 fn kill_and_resume(extra: &[&str]) {
@@ -461,6 +567,22 @@ fn bad_cmaes_settings_are_refused_naming_the_flag() {
         (&[o, "--cmaes-opponent=best"][..], "--cmaes-opponent"),
         (&[o, "--cmaes-opponent=best"][..], "expected mean or start"),
         (
+            &[o, "--cmaes-fixed-scales=maybe"][..],
+            "--cmaes-fixed-scales",
+        ),
+        (&[o, "--cmaes-sigma-max=0.2"][..], "--cmaes-sigma-max"),
+        (&[o, "--cmaes-sigma-max=0.2"][..], "at least sigma (0.3)"),
+        (&[o, "--cmaes-sigma-max=6"][..], "--cmaes-sigma-max"),
+        (&[o, "--cmaes-sigma-max=nan"][..], "--cmaes-sigma-max"),
+        (
+            &["--cmaes-fixed-scales=true"][..],
+            "--cmaes-fixed-scales applies to --optimizer cmaes",
+        ),
+        (
+            &["--cmaes-sigma-max=1"][..],
+            "--cmaes-sigma-max applies to --optimizer cmaes",
+        ),
+        (
             &["--cmaes-opponent=start"][..],
             "--cmaes-opponent applies to --optimizer cmaes",
         ),
@@ -543,6 +665,11 @@ fn bad_cmaes_settings_are_refused_naming_the_flag() {
         crate::common::resume_cli(&dir, &["--rounds=3", "--cmaes-opponent=start", "--force"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--cmaes-opponent"), "{err}");
+    for flag in ["--cmaes-fixed-scales=true", "--cmaes-sigma-max=1"] {
+        let (code, err) = crate::common::resume_cli(&dir, &["--rounds=3", flag, "--force"]);
+        assert_eq!(code, Some(2), "{flag}: {err}");
+        assert!(err.contains(flag.split('=').next().unwrap()), "{err}");
+    }
     let (code, err) = train_cli(tmp.path(), &["--rounds=2", "--name=plain"]);
     assert_eq!(code, Some(0), "{err}");
     let (code, err) =

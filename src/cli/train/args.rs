@@ -568,6 +568,16 @@ pub struct CmaesArgs {
     /// --model conversion), a fixed opponent [default: mean].
     #[arg(long, value_name = "WHOM", conflicts_with = "resume")]
     pub cmaes_opponent: Option<CmaesOpponent>,
+    /// CMA-ES holds attack and defence at their start values and searches
+    /// only the shape and combination weights (attack and defence each
+    /// scale one side's weights: directions the weights already span)
+    /// [default: false].
+    #[arg(long, value_name = "BOOL", conflicts_with = "resume")]
+    pub cmaes_fixed_scales: Option<bool>,
+    /// CMA-ES cap on the step size σ, from --cmaes-sigma to 5 [default:
+    /// none].
+    #[arg(long, value_name = "SIGMA", conflicts_with = "resume")]
+    pub cmaes_sigma_max: Option<f64>,
 }
 
 impl CmaesArgs {
@@ -580,6 +590,8 @@ impl CmaesArgs {
             (self.cmaes_mirrored.is_some(), "--cmaes-mirrored"),
             (self.cmaes_mean_rate.is_some(), "--cmaes-mean-rate"),
             (self.cmaes_opponent.is_some(), "--cmaes-opponent"),
+            (self.cmaes_fixed_scales.is_some(), "--cmaes-fixed-scales"),
+            (self.cmaes_sigma_max.is_some(), "--cmaes-sigma-max"),
         ];
         if let Some((_, flag)) = flags.iter().find(|(given, _)| *given) {
             anyhow::ensure!(
@@ -597,6 +609,10 @@ impl CmaesArgs {
         set(&mut c.mirrored, self.cmaes_mirrored);
         set(&mut c.mean_rate, self.cmaes_mean_rate);
         set(&mut c.opponent, self.cmaes_opponent);
+        set(&mut c.fixed_scales, self.cmaes_fixed_scales);
+        if self.cmaes_sigma_max.is_some() {
+            c.sigma_max = self.cmaes_sigma_max;
+        }
         cfg.cmaes = Some(c);
         Ok(())
     }
@@ -655,6 +671,7 @@ fn flag_for(field: Field) -> Option<&'static str> {
         Field::CmaesLambda => "--cmaes-lambda",
         Field::CmaesOpenings => "--cmaes-openings",
         Field::CmaesMeanRate => "--cmaes-mean-rate",
+        Field::CmaesSigmaMax => "--cmaes-sigma-max",
         Field::PlateauPatience => "--patience",
         Field::PlateauShrink => "--sigma-shrink",
         Field::CheckPlayer => "--check-player",
@@ -676,7 +693,7 @@ fn method_flags(c: &RunConfig) -> String {
         Optimizer::Cmaes => {
             let s = c.cmaes_config();
             format!(
-                "--optimizer cmaes --cmaes-sigma {} --cmaes-lambda {} --cmaes-openings {} --cmaes-mirrored {} --cmaes-mean-rate {}{}",
+                "--optimizer cmaes --cmaes-sigma {} --cmaes-lambda {} --cmaes-openings {} --cmaes-mirrored {} --cmaes-mean-rate {}{}{}{}",
                 s.sigma,
                 s.lambda,
                 s.openings,
@@ -685,6 +702,15 @@ fn method_flags(c: &RunConfig) -> String {
                 match s.opponent {
                     CmaesOpponent::Mean => String::new(),
                     o => format!(" --cmaes-opponent {o}"),
+                },
+                if s.fixed_scales {
+                    " --cmaes-fixed-scales true"
+                } else {
+                    ""
+                },
+                match s.sigma_max {
+                    Some(m) => format!(" --cmaes-sigma-max {m}"),
+                    None => String::new(),
                 }
             )
         }

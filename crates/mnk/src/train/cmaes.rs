@@ -53,6 +53,16 @@
 //! measures it on gomoku's combo model). Against the start the fitness
 //! does not move. The replay needs neither: the tallies are recorded.
 //!
+//! Why `fixed_scales` and `sigma_max`: `attack` multiplies every own
+//! weight and `defence` every opponent's weight, so each is a direction
+//! the per-side weights already span (`attack × a` with the own weights
+//! divided by `a` plays the same). Along such a direction the ranking is
+//! noise, and the mean of a run against the start drifted along one until
+//! weights met their bounds while σ grew (`docs/training.md`, seed 2).
+//! `fixed_scales` leaves both out of the space; `sigma_max` caps σ after
+//! each generation (an infinite cap, the default, leaves σ's bits as they
+//! were). Runs made before them have neither and replay unchanged.
+//!
 //! Why not the `cmaes` crate: it drives the objective itself and keeps
 //! its state (paths, covariance) private, so a run could not be stopped
 //! and resumed exactly. Here the state is never stored: it is *replayed*
@@ -100,6 +110,9 @@ pub struct Params {
     pub cm: f64,
     /// Whether the candidates come in mirrored pairs.
     pub mirrored: bool,
+    /// The cap on σ after each generation (infinite: none, as in the
+    /// tutorial).
+    pub sigma_max: f64,
 }
 
 impl Params {
@@ -132,6 +145,7 @@ impl Params {
             chi_n,
             cm: 1.0,
             mirrored: false,
+            sigma_max: f64::INFINITY,
         }
     }
 }
@@ -232,6 +246,8 @@ impl Cmaes {
         let rank_one = &self.pc * self.pc.transpose();
         self.cov = &self.cov * (1.0 - c1a - p.cmu) + rank_one * p.c1 + rank_mu * p.cmu;
         self.sigma *= ((p.cs / p.ds) * (norm / p.chi_n - 1.0)).exp();
+        // `min` with an infinite cap leaves σ's bits as they were.
+        self.sigma = self.sigma.min(p.sigma_max);
         self.generation += 1;
         self.decompose();
     }
@@ -260,21 +276,24 @@ pub fn ranking(tallies: &[Tally]) -> Vec<usize> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Space {
     /// The weights moved: every combination weight, and every other
-    /// weight that is not 0 (a 0 shape weight stays 0).
+    /// weight that is not 0 (a 0 shape weight stays 0), but `attack` and
+    /// `defence` when the run holds them fixed.
     index: Vec<usize>,
     /// Per coordinate, `Some(s)` for a combination weight.
     shift: Vec<Option<f64>>,
 }
 
 impl Space {
-    /// The space of a strategy starting at `w`.
-    pub fn of(w: &Weights) -> Space {
+    /// The space of a strategy starting at `w`; with `fixed_scales`,
+    /// without `attack` and `defence` ([`Weights::to_vec`]'s first two).
+    pub fn of(w: &Weights, fixed_scales: bool) -> Space {
         let shifts = combo_scales(w);
+        let held = if fixed_scales { 2 } else { 0 };
         let (index, shift) = w
             .to_vec()
             .iter()
             .enumerate()
-            .filter(|&(i, &x)| x != 0.0 || shifts[i].is_some())
+            .filter(|&(i, &x)| i >= held && (x != 0.0 || shifts[i].is_some()))
             .map(|(i, _)| (i, shifts[i]))
             .unzip();
         Space { index, shift }
@@ -337,11 +356,14 @@ pub struct Strategy {
 
 /// A fresh strategy at the weights `w` with the run's settings.
 pub fn start(cfg: &CmaesConfig, w: &Weights) -> Strategy {
-    let space = Space::of(w);
+    let space = Space::of(w, cfg.fixed_scales);
     let mean = space.point(w);
     let mut cmaes = Cmaes::new(mean, cfg.sigma, cfg.lambda as usize);
     cmaes.params.cm = cfg.mean_rate;
     cmaes.params.mirrored = cfg.mirrored;
+    if let Some(max) = cfg.sigma_max {
+        cmaes.params.sigma_max = max;
+    }
     Strategy { cmaes, space }
 }
 
@@ -593,7 +615,7 @@ mod tests {
         cfg.min_weight = 1e-6;
         let mut shapes = Weights::default_for(Rules::GOMOKU);
         shapes.own[0] = 0.0;
-        let space = Space::of(&shapes);
+        let space = Space::of(&shapes, false);
         let v = shapes.to_vec();
         assert_eq!(space.index.len(), v.len() - 1, "the zero weight stays out");
         assert!(space.shift.iter().all(Option::is_none));
@@ -605,7 +627,7 @@ mod tests {
         }
 
         let combo = shapes.clone().with_model(Model::Combo);
-        let space = Space::of(&combo);
+        let space = Space::of(&combo, false);
         let n = combo.combo_count();
         assert_eq!(space.index.len(), v.len() - 1 + 2 * n);
         let x = DVector::from_vec(space.point(&combo));
@@ -639,6 +661,63 @@ mod tests {
         m[0] = -1e3;
         space.clamp(&cfg, &mut m);
         assert_eq!((m[k], m[0]), (scale.ln(), cfg.min_weight.ln()));
+    }
+
+    /// Ranked by one coordinate (a slope), σ grows generation after
+    /// generation; with a cap it stops at the cap, and the rest of the
+    /// state is the uncapped run's until σ first differs.
+    #[test]
+    fn sigma_max_caps_the_step_size() {
+        let mut free = Cmaes::new(vec![0.0; 4], 0.3, 6);
+        let mut capped = free.clone();
+        capped.params.sigma_max = 0.4;
+        let (mut a, mut b) = (Rng::seed_from_u64(3), Rng::seed_from_u64(3));
+        let slope = |s: &Cmaes, zs: &[DVector<f64>]| {
+            let mut order: Vec<usize> = (0..zs.len()).collect();
+            let x: Vec<f64> = zs.iter().map(|z| s.candidate(z)[0]).collect();
+            order.sort_by(|&i, &j| x[j].total_cmp(&x[i]).then(i.cmp(&j)));
+            order
+        };
+        for _ in 0..20 {
+            let zs = free.draw(&mut a);
+            let order = slope(&free, &zs);
+            free.tell(&zs, &order);
+            let zs = capped.draw(&mut b);
+            let order = slope(&capped, &zs);
+            capped.tell(&zs, &order);
+            assert!(capped.sigma <= 0.4);
+        }
+        assert!(free.sigma > 1.0, "σ did not grow: {}", free.sigma);
+        assert_eq!(capped.sigma, 0.4);
+        // A cap above σ changes nothing, to the bit.
+        let mut first = Cmaes::new(vec![0.0; 4], 0.3, 6);
+        let mut high = first.clone();
+        high.params.sigma_max = 5.0;
+        let zs = first.draw(&mut Rng::seed_from_u64(3));
+        first.tell(&zs, &[0, 1, 2, 3, 4, 5]);
+        high.tell(&zs, &[0, 1, 2, 3, 4, 5]);
+        assert_eq!(
+            (&first.mean, first.sigma, &first.cov, &first.ps, &first.pc),
+            (&high.mean, high.sigma, &high.cov, &high.ps, &high.pc)
+        );
+    }
+
+    /// Held scales: the space leaves out `attack` and `defence` (the
+    /// first two of `to_vec`), whose weights stay as `like` has them.
+    #[test]
+    fn fixed_scales_leave_attack_and_defence_out_of_the_space() {
+        use crate::eval::Model;
+        use crate::game::Rules;
+        let cfg = RunConfig::cmaes_defaults(Rules::GOMOKU);
+        let w = Weights::default_for(Rules::GOMOKU).with_model(Model::Combo);
+        let (all, held) = (Space::of(&w, false), Space::of(&w, true));
+        assert_eq!(&all.index[..2], &[0, 1]);
+        assert_eq!(held.index, all.index[2..]);
+        assert_eq!(held.shift, all.shift[2..]);
+        let x = DVector::from_vec(held.point(&w)).map(|v| v + 0.5);
+        let moved = held.weights_at(&cfg, &w, &x);
+        assert_eq!((moved.attack, moved.defence), (w.attack, w.defence));
+        assert!((moved.own[1] - w.own[1] * 0.5f64.exp()).abs() <= 1e-9 * moved.own[1]);
     }
 
     #[test]

@@ -278,14 +278,23 @@ impl Method for CmaEs {
     fn plan(&self, c: &RunConfig) -> String {
         let s = c.cmaes_config();
         format!(
-            " by CMA-ES: {} generations of {} candidates{} x {} openings x 2 colours against the {}, sigma {}, mean rate {}",
+            " by CMA-ES: {} generations of {} candidates{} x {} openings x 2 colours against the {}, sigma {}{}, mean rate {}{}",
             c.rounds,
             s.lambda,
             if s.mirrored { " in mirrored pairs" } else { "" },
             s.openings,
             s.opponent,
             s.sigma,
-            s.mean_rate
+            match s.sigma_max {
+                Some(m) => format!(" (at most {m})"),
+                None => String::new(),
+            },
+            s.mean_rate,
+            if s.fixed_scales {
+                ", attack and defence fixed"
+            } else {
+                ""
+            }
         )
     }
 

@@ -117,6 +117,8 @@ string_enum! {
         CmaesOpenings = "cmaes.openings",
         /// CMA-ES's mean learning rate.
         CmaesMeanRate = "cmaes.mean_rate",
+        /// CMA-ES's cap on σ.
+        CmaesSigmaMax = "cmaes.sigma_max",
         /// Rounds without an adoption that make a plateau.
         PlateauPatience = "plateau.patience",
         /// σ's factor at a plateau.

@@ -57,6 +57,19 @@ pub struct CmaesConfig {
     /// the mean, so their files read and hash as before.
     #[serde(default, skip_serializing_if = "is_mean")]
     pub opponent: CmaesOpponent,
+    /// Holds `attack` and `defence` at their start values: the strategy
+    /// searches only the shape (and combination) weights. `attack` scales
+    /// every own weight and `defence` every opponent's weight, so each is
+    /// a direction the per-side weights already span (`attack × a` with
+    /// the own weights `/ a` plays the same): a flat direction along which
+    /// a noisy run's mean can drift into the bounds. Absent (false, both
+    /// searched) in runs made before it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fixed_scales: bool,
+    /// The largest σ the step-size adaptation may reach (σ is capped
+    /// after every generation); absent (no cap) in runs made before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigma_max: Option<f64>,
 }
 
 /// Whether the candidates play the mean, which `run.toml` leaves out.
@@ -93,6 +106,8 @@ impl CmaesConfig {
             mirrored: true,
             mean_rate: 0.5,
             opponent: CmaesOpponent::Mean,
+            fixed_scales: false,
+            sigma_max: None,
         }
     }
 
@@ -121,6 +136,22 @@ impl CmaesConfig {
                     "mean_rate must be above 0 and at most 1 (the mean's learning rate)",
                 )
             },
-        )
+        )?;
+        match self.sigma_max {
+            None => Ok(()),
+            Some(max) => ensure(
+                Field::CmaesSigmaMax,
+                max.is_finite() && max >= self.sigma && max <= 5.0,
+                || {
+                    Problem::value(
+                        max,
+                        format!(
+                            "sigma_max must be at least sigma ({}) and at most 5 (a log-space step)",
+                            self.sigma
+                        ),
+                    )
+                },
+            ),
+        }
     }
 }
