@@ -2,7 +2,8 @@
 //! combination weight, its combination weights leave 0, a resume reads the
 //! incumbent back exactly, CMA-ES moves them too (the same in any thread
 //! count and after a resume), SPSA, which cannot move a zero weight, is
-//! refused, and `mnk train --model combo` starts such a run.
+//! refused, `mnk train --model combo` starts such a run, and the shipped
+//! `weights/gomoku-combo.toml` is a trained combo set.
 
 use crate::common::{mnk, read, train_in_pool};
 use mnk::eval::{Model, Weights};
@@ -99,6 +100,8 @@ fn cmaes_config(name: &str, generations: u32) -> RunConfig {
         mirrored: true,
         mean_rate: 0.5,
         opponent: mnk::train::CmaesOpponent::Mean,
+        fixed_scales: false,
+        sigma_max: None,
     });
     c
 }
@@ -254,4 +257,46 @@ fn cmaes_combo_from_flat_reaches_99_percent_on_tictactoe() {
             "{f}: the resumed 2-thread run differs"
         );
     }
+}
+
+/// The trained combo set shipped as `weights/gomoku-combo.toml` (issue
+/// 29's greedy goal, docs/training.md "Attack and defence held"): a gomoku
+/// combo model whose combination weights were learnt, whose header says how
+/// it was made and measured, that the greedy player plays, and that is no
+/// player's default (the default gomoku weights stay the shape model).
+#[test]
+fn the_shipped_combo_set_is_a_trained_gomoku_combo_model() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/gomoku-combo.toml");
+    let w = Weights::load(&path, Rules::GOMOKU, false).unwrap();
+    assert_eq!(w.model(), Model::Combo);
+    assert_eq!(w.combo_count(), 5);
+    let combo = w.combo.as_ref().unwrap();
+    // Trained from 0: the fours' combinations carry weight on both sides.
+    assert!(combo.own[..2].iter().all(|&x| x > 1000.0), "{combo:?}");
+    assert!(combo.opp[..2].iter().all(|&x| x > 1000.0), "{combo:?}");
+    let text = read(&path);
+    for want in [
+        "--model combo",
+        "--cmaes-opponent start",
+        "--cmaes-fixed-scales true",
+        "--rounds 400",
+        "mnk match",
+        "model = \"combo\"",
+    ] {
+        assert!(text.contains(want), "{want:?} not in the header");
+    }
+    assert_eq!(Weights::default_for(Rules::GOMOKU).model(), Model::Shapes);
+    let out = mnk()
+        .args([
+            "match",
+            "greedy:weights=weights/gomoku-combo.toml",
+            "greedy",
+        ])
+        .args(["-n", "5", "--threads", "1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("10 games"), "{text}");
 }
