@@ -33,6 +33,12 @@
 //!   in two searches its defences a ply deeper (a threat extension,
 //!   [`params::THREAT_EXTENSION_DEPTH`]), so that the attack's next
 //!   threat is seen.
+//! - At the horizon, a cheap VCF quiescence (`search/quiescence.rs`): a
+//!   move at a node of depth 1 whose leaf value would raise alpha scores
+//!   a proven loss when the leaf's mover has a VCF, and such a node that
+//!   failed low scores a proven win when its own mover has one; each is
+//!   asked only where that side has a four to make, within
+//!   [`params::QUIESCENCE_VCF_NODES`] nodes, counted as the search's.
 //! - A node of depth 1 or 2 whose mover faces no threat returns beta
 //!   unsearched when its static value beats beta by a margin a ply
 //!   (static null move, `Search::static_null`; never a mate score).
@@ -75,6 +81,7 @@ mod candidates;
 mod params;
 mod picker;
 mod proofs;
+mod quiescence;
 mod root;
 #[cfg(test)]
 mod tests;
@@ -561,9 +568,15 @@ impl Search {
         }
         let NodeBest {
             mut best,
-            best_move,
+            mut best_move,
             ..
         } = node;
+        // At the horizon, a node that failed low may still win by fours.
+        if depth == 1 && best < beta && best < MATE_BOUND && !self.stopped {
+            if let Some((v, cell)) = self.own_vcf(mover, ply) {
+                (best, best_move) = (v, cell);
+            }
+        }
         if best <= -MATE_BOUND && !forced && !self.stopped {
             best = self.settle_loss(best, defence, searched, ply);
         }
@@ -679,7 +692,7 @@ impl Search {
     fn child_score(&mut self, cell: u16, depth: u32, alpha: f64, beta: f64, ply: u32) -> f64 {
         if depth == 1 {
             if let Some(score) = self.leaf_score(cell, ply) {
-                return score;
+                return self.refute_leaf(cell, score, alpha, ply);
             }
         }
         let score = match self.play(cell, depth > 1) {
@@ -733,7 +746,10 @@ impl Search {
             Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
             Some(Outcome::Draw) => 0.0,
             None => {
-                let reduced = -self.negamax(child.saturating_sub(1), -beta, -alpha, ply + 1);
+                let mut reduced = -self.negamax(child.saturating_sub(1), -beta, -alpha, ply + 1);
+                if child == 0 {
+                    reduced = self.refute_played(reduced, alpha, ply);
+                }
                 if reduced > -MATE_BOUND && child > 0 && !self.stopped {
                     -self.negamax(child, -beta, -alpha, ply + 1)
                 } else {

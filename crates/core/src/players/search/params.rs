@@ -1,8 +1,8 @@
 //! The search's tuning constants in one place, each with the reason for
 //! its value: threat-search node budgets, the shares of a timed move
 //! that the root's threat searches may use, the static null move's
-//! depth and margin, the threat extension's, and the root's moves past
-//! the width.
+//! depth and margin, the threat extension's, the root's moves past
+//! the width, and the quiescence's VCF budget.
 
 /// Nodes for the mover's VCF at the root, and for the opponent's: a VCF
 /// of 25 plies takes a few hundred nodes, so this finds every VCF a game
@@ -39,6 +39,44 @@ pub(super) const SCORE_DROP_STRETCH: f64 = 1.5;
 /// A fall of the root score that counts as a drop, in evaluation units
 /// (the shipped weights value an open three at a few hundred).
 pub(super) const SCORE_DROP: f64 = 200.0;
+
+/// Nodes of each VCF of the quiescence at the horizon
+/// ([`super::quiescence`]): the leaf mover's, where a move at a node of
+/// depth 1 would raise alpha, and the mover's, where such a node failed
+/// low; each only where that side has a four to make. Most of the cost
+/// is how often they run, not this budget: `mnk bench`'s depth-8
+/// searches count 53,419 nodes with 16, 59,320 with 64, against 40,164
+/// without (threat nodes counted as the search's; the signature
+/// searches, 2928 to 4255).
+///
+/// Against the search without it (`57a3fed`, `/work/bin/mnk-sw`), at
+/// 100 ms a move (`mnk brains` on the shipped book, `--concurrency 2`,
+/// `--sprt elo0=0,elo1=15,model=logistic`, 400 games a run, each run the
+/// same 200 openings; the machine shared with niced training): +3.5 ±
+/// 24.7 Elo (pentanomial [25, 2, 143, 4, 26]; seed 706, load 5.6–7.3)
+/// and +24.4 ± 25.0 ([19, 3, 143, 1, 34]; seed 708, load 9.6–7.7),
+/// both inconclusive; pooled, +13.9 ± 17.5 over 800 games ([44, 5,
+/// 286, 5, 60]). 0 proven claims withdrawn.
+///
+/// Measured and left out (same method, 400 games unless said):
+/// - with 64 nodes: −0.9 ± 26.3 ([29, 4, 134, 5, 28]; seed 701, load
+///   3.7–8.1); at 300 ms, +6.9 ± 29.3 over 200 games ([8, 1, 80, 1,
+///   10]; seed 707, load 7.3–9.6);
+/// - the leaf refutation alone, 64 nodes: −13.0 ± 22.1 ([25, 0, 157,
+///   1, 17]; seed 703, load 9.4–8.6; 52,564 nodes at depth 8);
+/// - the failed-low node's own VCF alone, 64 nodes: −27.1 ± 24.8 over
+///   308 games (H0; [21, 3, 119, 1, 10]; seed 702, load 7.2–9.4; 50,562
+///   nodes);
+/// - a stand-pat quiescence in the manner of Rapfi's instead: where a
+///   move's leaf value would raise alpha and the leaf's mover has a four
+///   to make (and faces none), the better of standing on that value and
+///   each of its fours followed by the forced block, valued by the leaf
+///   rule (a second completion cell, or `Search::leaf_win`, a proven
+///   win), again after the block up to a depth. One four deep, 16 nodes
+///   a leaf: −3.5 ± 22.6 ([23, 1, 153, 3, 20]; seed 705, load 6.0–5.6;
+///   51,685 nodes); two deep, 32 nodes: −15.6 ± 24.8 ([30, 3, 144, 1,
+///   22]; seed 704, load 6.5–6.0; 67,045 nodes).
+pub(super) const QUIESCENCE_VCF_NODES: u64 = 16;
 
 /// Bits of the threat searches' table (2^16 entries of 16 bytes).
 pub(super) const THREAT_TABLE_BITS: u32 = 16;

@@ -398,3 +398,50 @@ fn a_claimed_win_is_remembered_for_the_next_move_only() {
     s.choose(&Board::new(rules), &mut rng).unwrap();
     assert_eq!(s.root.claimed, None);
 }
+
+/// Every win the quiescence at the horizon finds ([`super::quiescence`])
+/// is a VCF: its line, replayed on a plain board with the board's own win
+/// detection ([`crate::threats::check_line`]), is forcing and wins, from
+/// the move it names, in the plies it claims. Both kinds are met.
+#[test]
+fn quiescence_wins_are_vcf_lines_replayed() {
+    use crate::threats::{check_line, Mode};
+    let (mut refuted, mut won) = (0, 0);
+    each_position(6, |s, rng| {
+        let mover = s.board.to_move();
+        if s.board.is_over() || s.eval.can_win_now(mover) {
+            return;
+        }
+        let rules = *s.board.rules();
+        if let Some((value, first)) = s.own_vcf(mover, 0) {
+            let line = s.threats.line(&mut s.eval, s.board.hash(), mover);
+            assert_eq!(rules.index(line[0]) as u16, first, "{:?}", s.board);
+            assert_eq!(value, WIN - line.len() as f64, "{:?}", s.board);
+            check_line(&s.board, mover, Mode::Vcf, &line).expect("a VCF");
+            won += 1;
+        }
+        let empty: Vec<u16> = (0..rules.cells())
+            .filter(|&i| s.board.cells()[i].is_empty())
+            .map(|i| i as u16)
+            .collect();
+        for _ in 0..empty.len().min(8) {
+            let cell = empty[rng.gen_range(0..empty.len())];
+            let Some(score) = s.leaf_score(cell, 0) else {
+                continue;
+            };
+            let got = s.refute_leaf(cell, score, f64::NEG_INFINITY, 0);
+            if got == score {
+                continue;
+            }
+            assert!(score.abs() < UNPROVEN_BOUND && got <= -MATE_BOUND, "{got}");
+            let opp = mover.opponent();
+            let _ = s.play(cell, false);
+            let line = s.threats.line(&mut s.eval, s.board.hash(), opp);
+            check_line(&s.board, opp, Mode::Vcf, &line).expect("a VCF");
+            assert_eq!(got, -(WIN - (1 + line.len()) as f64), "{:?}", s.board);
+            s.undo();
+            refuted += 1;
+        }
+    });
+    assert!(refuted >= 20 && won >= 20, "{refuted} refuted, {won} won");
+}
