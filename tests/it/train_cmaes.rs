@@ -83,22 +83,37 @@ fn files(dir: &Path, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// Runs `config(name)` from `start` once with 1 worker thread and once
+/// with 2 (names `{prefix}1`, `{prefix}2`) in `dir`, asserts that their
+/// files are byte-identical, and returns the files (run.toml first) and
+/// the trainers.
+fn run_with_1_and_2_threads(
+    dir: &Path,
+    prefix: &str,
+    config: impl Fn(&str) -> RunConfig + Sync,
+    start: &Weights,
+) -> Vec<(Vec<String>, Trainer)> {
+    let runs: Vec<(Vec<String>, Trainer)> = [1, 2]
+        .into_iter()
+        .map(|threads| {
+            let name = format!("{prefix}{threads}");
+            let t = in_pool(threads, || {
+                let mut t = Trainer::create(config(&name), start.clone(), dir, false).unwrap();
+                t.run(&mut NoObserver).unwrap();
+                t
+            });
+            (files(t.dir().path(), &name), t)
+        })
+        .collect();
+    assert_eq!(runs[0].0, runs[1].0, "files differ between 1 and 2 threads");
+    runs
+}
+
 #[test]
 fn cmaes_is_identical_with_1_and_2_threads_and_records_its_generations() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut runs = Vec::new();
-    for threads in [1, 2] {
-        let name = format!("t{threads}");
-        let t = in_pool(threads, || {
-            let mut t =
-                Trainer::create(config(&name, 10), Weights::flat(rules()), tmp.path(), false)
-                    .unwrap();
-            t.run(&mut NoObserver).unwrap();
-            t
-        });
-        runs.push((files(t.dir().path(), &name), t));
-    }
-    assert_eq!(runs[0].0, runs[1].0, "files differ between 1 and 2 threads");
+    let runs =
+        run_with_1_and_2_threads(tmp.path(), "t", |n| config(n, 10), &Weights::flat(rules()));
 
     let t = &runs[0].1;
     let rows = t.rounds();
@@ -151,23 +166,12 @@ fn cmaes_is_identical_with_1_and_2_threads_and_records_its_generations() {
 #[test]
 fn cmaes_against_the_start_is_identical_with_1_and_2_threads() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut runs = Vec::new();
-    for threads in [1, 2] {
-        let name = format!("s{threads}");
-        let t = in_pool(threads, || {
-            let mut t = Trainer::create(
-                against_start(&name, 10),
-                Weights::flat(rules()),
-                tmp.path(),
-                false,
-            )
-            .unwrap();
-            t.run(&mut NoObserver).unwrap();
-            t
-        });
-        runs.push((files(t.dir().path(), &name), t));
-    }
-    assert_eq!(runs[0].0, runs[1].0, "files differ between 1 and 2 threads");
+    let runs = run_with_1_and_2_threads(
+        tmp.path(),
+        "s",
+        |n| against_start(n, 10),
+        &Weights::flat(rules()),
+    );
     let toml = &runs[0].0[0];
     assert!(toml.contains("opponent = \"start\""), "{toml}");
 
@@ -210,23 +214,12 @@ fn cmaes_against_the_start_is_identical_with_1_and_2_threads() {
 #[test]
 fn cmaes_with_fixed_scales_is_identical_with_1_and_2_threads() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut runs = Vec::new();
-    for threads in [1, 2] {
-        let name = format!("f{threads}");
-        let t = in_pool(threads, || {
-            let mut t = Trainer::create(
-                fixed_scales(&name, 10),
-                Weights::default_for(rules()),
-                tmp.path(),
-                false,
-            )
-            .unwrap();
-            t.run(&mut NoObserver).unwrap();
-            t
-        });
-        runs.push((files(t.dir().path(), &name), t));
-    }
-    assert_eq!(runs[0].0, runs[1].0, "files differ between 1 and 2 threads");
+    let runs = run_with_1_and_2_threads(
+        tmp.path(),
+        "f",
+        |n| fixed_scales(n, 10),
+        &Weights::default_for(rules()),
+    );
     let toml = &runs[0].0[0];
     assert!(
         toml.contains("fixed_scales = true") && toml.contains("sigma_max = 0.4"),
