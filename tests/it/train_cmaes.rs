@@ -83,6 +83,25 @@ fn files(dir: &Path, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// A run of `config` from `start` in `dir`, played to its end.
+fn run_to_end(config: RunConfig, start: Weights, dir: &Path) -> Trainer {
+    let mut t = Trainer::create(config, start, dir, false).unwrap();
+    t.run(&mut NoObserver).unwrap();
+    t
+}
+
+/// `rounds.csv` reads back to the run's rounds (the parser checks every
+/// candidate's counts and the generation numbers).
+fn assert_rounds_read_back(t: &Trainer) {
+    let back = mnk::train::parse_rounds(
+        &read(t.dir().rounds_csv()),
+        &t.dir().rounds_csv(),
+        t.config(),
+    )
+    .unwrap();
+    assert_eq!(back, t.rounds());
+}
+
 /// Runs `config(name)` from `start` once with 1 worker thread and once
 /// with 2 (names `{prefix}1`, `{prefix}2`) in `dir`, asserts that their
 /// files are byte-identical, and returns the files (run.toml first) and
@@ -97,11 +116,7 @@ fn run_with_1_and_2_threads(
         .into_iter()
         .map(|threads| {
             let name = format!("{prefix}{threads}");
-            let t = in_pool(threads, || {
-                let mut t = Trainer::create(config(&name), start.clone(), dir, false).unwrap();
-                t.run(&mut NoObserver).unwrap();
-                t
-            });
+            let t = in_pool(threads, || run_to_end(config(&name), start.clone(), dir));
             (files(t.dir().path(), &name), t)
         })
         .collect();
@@ -136,15 +151,7 @@ fn cmaes_is_identical_with_1_and_2_threads_and_records_its_generations() {
     assert_ne!(rows[10].weights, rows[0].weights, "the mean never moved");
     assert_eq!(t.games_played(), 10 * 6 * 24);
 
-    // rounds.csv reads back to the same rounds (the parser checks every
-    // candidate's counts and the generation numbers).
-    let back = mnk::train::parse_rounds(
-        &read(t.dir().rounds_csv()),
-        &t.dir().rounds_csv(),
-        t.config(),
-    )
-    .unwrap();
-    assert_eq!(back, rows);
+    assert_rounds_read_back(t);
 
     // The plots: the weights (the mean's trajectory), σ and the
     // candidates, the checks; no round-robin score chart.
@@ -175,14 +182,7 @@ fn cmaes_against_the_start_is_identical_with_1_and_2_threads() {
     let toml = &runs[0].0[0];
     assert!(toml.contains("opponent = \"start\""), "{toml}");
 
-    let mut mean = Trainer::create(
-        config("mean", 10),
-        Weights::flat(rules()),
-        tmp.path(),
-        false,
-    )
-    .unwrap();
-    mean.run(&mut NoObserver).unwrap();
+    let mean = run_to_end(config("mean", 10), Weights::flat(rules()), tmp.path());
     let plain = read(mean.dir().run_toml());
     for key in ["opponent", "fixed_scales", "sigma_max"] {
         assert!(!plain.contains(key), "{key} in {plain}");
@@ -195,14 +195,7 @@ fn cmaes_against_the_start_is_identical_with_1_and_2_threads() {
         assert!(c.tallies.iter().all(|t| t.games() == 24));
     }
     // rounds.csv reads back to the same rounds (resume: the kill test below).
-    let t = &runs[0].1;
-    let back = mnk::train::parse_rounds(
-        &read(t.dir().rounds_csv()),
-        &t.dir().rounds_csv(),
-        t.config(),
-    )
-    .unwrap();
-    assert_eq!(back, start);
+    assert_rounds_read_back(&runs[0].1);
 }
 
 /// Attack and defence held, σ capped: byte-identical with 1 and 2
@@ -245,22 +238,13 @@ fn cmaes_with_fixed_scales_is_identical_with_1_and_2_threads() {
         rows[10].weights.opp, start.opp,
         "the opp weights never moved"
     );
-    let back = mnk::train::parse_rounds(
-        &read(t.dir().rounds_csv()),
-        &t.dir().rounds_csv(),
-        t.config(),
-    )
-    .unwrap();
-    assert_eq!(back, rows);
+    assert_rounds_read_back(t);
 
-    let mut free = Trainer::create(
+    let free = run_to_end(
         against_start("free", 1),
         Weights::default_for(rules()),
         tmp.path(),
-        false,
-    )
-    .unwrap();
-    free.run(&mut NoObserver).unwrap();
+    );
     let free = free.rounds();
     assert_ne!(free[1].weights.attack, start.attack, "attack is searched");
     assert_ne!(
@@ -272,14 +256,7 @@ fn cmaes_with_fixed_scales_is_identical_with_1_and_2_threads() {
 #[test]
 fn a_resumed_cmaes_run_equals_an_uninterrupted_one() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut whole = Trainer::create(
-        config("whole", 10),
-        Weights::flat(rules()),
-        tmp.path(),
-        false,
-    )
-    .unwrap();
-    whole.run(&mut NoObserver).unwrap();
+    let whole = run_to_end(config("whole", 10), Weights::flat(rules()), tmp.path());
 
     // Interrupted twice; each time the state is replayed from the folder.
     let mut t =
@@ -535,8 +512,7 @@ fn the_game_budget_stops_a_cmaes_run() {
     let mut cfg = config("budget", 100);
     cfg.max_games = 500; // 144 games a generation: stops after 4 (576)
     cfg.check_every = 0;
-    let mut t = Trainer::create(cfg, Weights::flat(rules()), tmp.path(), false).unwrap();
-    t.run(&mut NoObserver).unwrap();
+    let t = run_to_end(cfg, Weights::flat(rules()), tmp.path());
     assert_eq!(t.next_round(), 5);
     assert_eq!(t.games_played(), 576);
 }
