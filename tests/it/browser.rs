@@ -275,6 +275,12 @@ async fn new_game(c: &Client, game: &str, opponent: &str) {
     until_status(c, |s| s.starts_with("Your move")).await;
 }
 
+/// The New game button's place and size.
+async fn submit_rectangle(c: &Client) -> (f64, f64, f64, f64) {
+    let button = c.find(Locator::Css("#setup button[type=submit]")).await;
+    button.unwrap().rectangle().await.unwrap()
+}
+
 async fn stones(c: &Client) -> usize {
     c.find_all(Locator::Css("#board .stone"))
         .await
@@ -380,7 +386,9 @@ fn the_page_plays_in_a_real_browser() {
         assert_eq!(stones(&c).await, 9);
         let shot = c.screenshot().await.unwrap();
 
-        // Gomoku: a click at the centre gets the AI's answer.
+        // Gomoku: a click at the centre gets the AI's answer. (Where the
+        // New game button is now, with tic-tac-toe's empty weights list.)
+        let button = submit_rectangle(&c).await;
         new_game(&c, "gomoku", "easy").await;
         click(&c, "[data-cell='h8']").await;
         until_status(&c, |s| s.starts_with("Your move")).await;
@@ -398,6 +406,10 @@ fn the_page_plays_in_a_real_browser() {
             ))
             .await
             .unwrap();
+        // Filling the list did not move the button: a move while a click
+        // was on its way once lost the click (the list loads when the
+        // game's name changes, just before `new_game` clicks).
+        assert_eq!(submit_rectangle(&c).await, button);
         let path = weights.attr("value").await.unwrap().unwrap();
         c.find(Locator::Id("weights"))
             .await
