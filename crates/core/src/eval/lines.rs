@@ -27,9 +27,9 @@
 //! changed is rescored as well; shape-model sheets skip all of it, and
 //! their loop is compiled apart from the combo sheets' (`score_combos`).
 
-use super::combo::{combo_at, combo_in, levels, Combo, LEVELS};
-use super::geometry::Geometry;
-use super::reply::{changes_replies, combo_apply, dependents, reply_at};
+use super::combo::{combo_at, combo_in, Combo, LEVELS};
+use super::geometry::{self, Geometry};
+use super::reply::reply_at;
 use super::shape::{LineClassifier, PairIndex, Pairs, Shape};
 use super::sheet::Sheets;
 use super::threat_cells::{Threat, ThreatCells};
@@ -39,7 +39,9 @@ use std::sync::Arc;
 
 mod combos;
 mod peek;
+mod update;
 pub(crate) use peek::Peek;
+use update::update;
 
 /// Set in a history entry's state for a move played without sheets.
 const UNSCORED: u8 = 0x80;
@@ -164,8 +166,10 @@ impl LevelLog {
 }
 
 /// Everything kept about one cell, in 40 bytes (a new game copies every
-/// cell's, and a move reads and writes 4 × 2r of them).
+/// cell's, and a move reads and writes 4 × 2r of them), laid out as the
+/// touches address it ([`geometry::CELL_WORDS`]).
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 struct Cell {
     /// Line code per direction, the low 64 bits (all of it for windows of
     /// up to 32 cells, k ≤ 16; the rest is in [`Lines`]' `high`).
@@ -174,7 +178,20 @@ struct Cell {
     pairs: Pairs,
     /// What the cell holds.
     state: game::Cell,
+    /// `state` again, three times, filling the record: the byte 4 past
+    /// each direction's pair holds it ([`geometry::Touch::pair`]), so a
+    /// move's update reads a touched cell's state without its address.
+    copies: [game::Cell; 3],
 }
+
+const _: () = assert!(
+    std::mem::size_of::<Cell>() == 8 * geometry::CELL_WORDS
+        && std::mem::align_of::<Cell>() == 8
+        && std::mem::offset_of!(Cell, codes) == 0
+        && std::mem::offset_of!(Cell, pairs) == geometry::PAIRS_AT
+        && std::mem::offset_of!(Cell, state) == geometry::PAIRS_AT + 4
+        && std::mem::offset_of!(Cell, copies) == geometry::PAIRS_AT + 5
+);
 
 /// A position's cells as the reply term reads them (`reply.rs`).
 #[derive(Clone, Copy)]
@@ -234,6 +251,7 @@ impl Lines {
                 codes: codes.map(|c| c[0]),
                 pairs: codes.map(|c| classifier.classify(c)),
                 state: game::Cell::Empty,
+                copies: [game::Cell::Empty; 3],
             })
             .collect();
         // Two bits for each of the 2r cells of a window.
@@ -841,160 +859,4 @@ pub(crate) fn can_win(counts: &ShapeCounts, color: Color) -> bool {
 pub(crate) fn shape_for(state: usize, pair: PairIndex) -> usize {
     debug_assert!(pair < 128 && state < 3);
     (((pair as usize) << (3 * state)) >> 7) & 7
-}
-
-/// The body of [`Lines::set_cell`], for one way of classifying line codes;
-/// returns the number of (cell, direction) updates. `combos` is `Some`
-/// when the stones per combination are kept (with `COUNT` only);
-/// `COMBO` says whether threat levels are followed: the sheets add
-/// combinations, or (without sheets) `log` receives the touched cells
-/// whose levels changed.
-#[inline(always)]
-fn update<const COUNT: bool, const WIDE: bool, const COMBO: bool>(
-    geo: &Geometry,
-    (cells, high): (&mut [Cell], &mut [[u64; 4]]),
-    (counts, threats, mut combos): (&mut ShapeCounts, &mut ThreatCells, Option<&mut ComboCounts>),
-    (cell, state): (usize, game::Cell),
-    (mut sheets, mut log): (Option<&mut Sheets>, Option<&mut Changes>),
-    mut classify: impl FnMut([u64; 2]) -> PairIndex,
-) -> u64 {
-    // The loop below indexes without checks: every touched cell comes from
-    // the geometry of this board, whose cells `cells` holds, and the sheets
-    // must hold as many (they could come from another game).
-    if let Some(s) = &sheets {
-        assert_eq!(s.cells(), cells.len(), "score sheets of another game");
-        assert!(COMBO || !s.has_combos(), "combination sheets without COMBO");
-    }
-    let me = &mut cells[cell];
-    let old_state = me.state as usize;
-    // The cell itself: its codes are unchanged, only its owner.
-    if COUNT {
-        for d in 0..4 {
-            let p = me.pairs[d];
-            counts[old_state][shape_for(old_state, p)] -= 1;
-            counts[state as usize][shape_for(state as usize, p)] += 1;
-        }
-        if let Some(n) = combos.as_deref_mut() {
-            let l = levels(&me.pairs);
-            if old_state != 0 {
-                n[old_state][combo_in(l, old_state - 1)] -= 1;
-            }
-            if !state.is_empty() {
-                n[state as usize][combo_in(l, state as usize - 1)] += 1;
-            }
-        }
-    }
-    me.state = state;
-    if COUNT {
-        threats.mark(cell, state.is_empty());
-    }
-    if let Some(s) = sheets.as_deref_mut() {
-        if COMBO {
-            // A reply reads other cells: see `combo_apply`.
-            let view = View { cells, high };
-            combo_apply(geo, &view, cell, s, |_| {});
-        } else {
-            // SAFETY: `cell` is a cell of this board (see the assertion
-            // above), and the classifier gives pair indices.
-            unsafe { s.apply_unchecked::<COMBO>(cell, &me.pairs, state, [0; 2]) };
-        }
-    }
-    // The played cell's field in each neighbour's code goes from the old
-    // state to the new one: the two differ in exactly the bits of `flip`.
-    let flip = (state as u8 ^ old_state as u8) as u64;
-    let touches = geo.touches(cell);
-    // With combo sheets: the empty touched cells whose threat levels
-    // changed, by their place in `touches` (all of them past 128).
-    let mut moved = [0u64; 2];
-    for (i, t) in touches.iter().enumerate() {
-        let (q, d) = (t.cell as usize, (t.word >> 1) as usize & 3);
-        debug_assert!(q < cells.len());
-        // SAFETY: see the assertion above.
-        let c = unsafe { cells.get_unchecked_mut(q) };
-        // The low word unless the field is past bit 64 (wide windows only).
-        let code = if WIDE {
-            if t.word & 1 == 0 {
-                c.codes[d] ^= flip << t.shift;
-            } else {
-                high[q][d] ^= flip << t.shift;
-            }
-            [c.codes[d], high[q][d]]
-        } else {
-            c.codes[d] ^= flip << t.shift;
-            [c.codes[d], 0]
-        };
-        let new = classify(code);
-        let old = std::mem::replace(&mut c.pairs[d], new);
-        // A touched cell may keep its shapes (the stone is too far, or
-        // behind a block; about one in twelve in a middle game, see
-        // `Lines::undo`): then its counts, threat sets, levels and
-        // shape-sheet score are unchanged too. A combo sheet's reply
-        // may still change (it reads other cells), so it is rescored.
-        if old == new {
-            if let Some(s) = sheets.as_deref_mut().filter(|_| COMBO) {
-                combo_apply(geo, &View { cells, high }, q, s, |_| {});
-            }
-            continue;
-        }
-        // An occupied cell is no completion cell, and stays occupied
-        // until this move is taken back (which drops its log entries).
-        // Only changes that can change a reply reading the cell count.
-        if COMBO && c.state.is_empty() && changes_replies(&c.pairs, d, old, new) {
-            if let Some(log) = log.as_deref_mut() {
-                log.push((q as u16, d as u8));
-            } else if i < 128 {
-                moved[i / 64] |= 1 << (i % 64);
-            }
-        }
-        // Only stones count (an empty cell's pair would go to the sink row
-        // and back): a branch, but a chain of read-modify-writes of one
-        // counter cost more than its mispredictions. The same branch
-        // keeps an empty cell's threat sets and shape-sheet entry (a
-        // stone's sets stay empty, and its entry is −∞ either way), so
-        // neither is tested again.
-        if COUNT {
-            if c.state.is_empty() {
-                // SAFETY: `q` is a cell of this board (see above).
-                unsafe { threats.change(q, old, new, true) };
-                if let Some(s) = sheets.as_deref_mut().filter(|_| !COMBO) {
-                    // SAFETY: `q` is a cell of this board (see the
-                    // assertion above), and the classifier gives pair
-                    // indices.
-                    unsafe { s.apply_unchecked::<false>(q, &c.pairs, c.state, [0; 2]) };
-                }
-            } else {
-                let qs = c.state as usize;
-                recount_stone(counts, combos.as_deref_mut(), qs, (old, new), || {
-                    levels(&c.pairs)
-                });
-                // SAFETY: as above.
-                unsafe { threats.change(q, old, new, false) };
-            }
-        }
-        // Lines without counts (a greedy player's) rewrite a stone's
-        // entry rather than add a branch.
-        if let Some(s) = sheets.as_deref_mut() {
-            if COMBO {
-                combo_apply(geo, &View { cells, high }, q, s, |_| {});
-            } else if !COUNT {
-                // SAFETY: as above.
-                unsafe { s.apply_unchecked::<false>(q, &c.pairs, c.state, [0; 2]) };
-            }
-        }
-    }
-    // A reply read a completion cell's levels, which a later touched cell
-    // of this loop may have changed: the (k−1)s pointing at a cell whose
-    // levels changed are rescored now that all are final.
-    if let Some(s) = sheets.filter(|s| COMBO && s.has_replies()) {
-        for (i, t) in touches.iter().enumerate() {
-            if i >= 128 || moved[i / 64] >> (i % 64) & 1 == 1 {
-                let view = View { cells, high };
-                let d = (t.word >> 1) as usize & 3;
-                dependents(geo, &view, t.cell as usize, d, &mut |q| {
-                    combo_apply(geo, &view, q, s, |_| {});
-                });
-            }
-        }
-    }
-    touches.len() as u64
 }
