@@ -52,6 +52,12 @@ impl Makes {
 }
 
 /// What a `color` stone on `cell` makes.
+///
+/// (Measured and dropped: reading the cell's threat counts that the
+/// lines keep, `ThreatCells`' sum of the same counts over the four
+/// pairs, instead of summing them here: 4,791.7M instructions in depth-8
+/// games against 4,790.5M, the slice's bounds check costing what the
+/// saved loads did.)
 #[inline(always)]
 pub(crate) fn makes(lines: &Lines, cell: usize, color: Color) -> Makes {
     let (pairs, _) = lines.cell(cell);
