@@ -104,6 +104,10 @@ const UNLIMITED: u32 = u8::MAX as u32;
 #[derive(Clone, Debug)]
 pub struct ThreatSearch {
     rules: Rules,
+    /// The move at each cell: a play and an undo each need one (for the
+    /// evaluator and the stone's key), and a cell's coordinates took a
+    /// division.
+    moves: Vec<Move>,
     table: Vec<Entry>,
     defences: Defences,
     /// The move lists of the nodes on the current path, one above the
@@ -136,6 +140,7 @@ impl ThreatSearch {
     pub fn new(rules: Rules, bits: u32) -> ThreatSearch {
         ThreatSearch {
             rules,
+            moves: (0..rules.cells()).map(|c| rules.move_at(c)).collect(),
             table: vec![Entry::default(); 1 << bits.clamp(4, 26)],
             defences: Defences::new(rules),
             stack: Vec::with_capacity(16 * rules.cells()),
@@ -163,10 +168,11 @@ impl ThreatSearch {
         self.nodes
     }
 
-    /// Heap bytes: the table and scratch space.
+    /// Heap bytes: the table, the cells' moves and scratch space.
     pub fn heap_bytes(&self) -> usize {
         self.table.capacity() * std::mem::size_of::<Entry>()
             + (self.stack.capacity() + self.wins.capacity()) * std::mem::size_of::<u16>()
+            + self.moves.capacity() * std::mem::size_of::<Move>()
             + self.defences.heap_bytes()
     }
 
@@ -389,14 +395,14 @@ impl ThreatSearch {
     }
 
     fn play(&mut self, eval: &mut Evaluator, cell: u16, color: Color) {
-        let m = self.rules.move_at(cell as usize);
+        let m = self.moves[cell as usize];
         eval.play_unscored(m, color, self.hash);
         self.hash ^= stone_key(color, m);
     }
 
     fn undo(&mut self, eval: &mut Evaluator, cell: u16, color: Color) {
         eval.undo();
-        self.hash ^= stone_key(color, self.rules.move_at(cell as usize));
+        self.hash ^= stone_key(color, self.moves[cell as usize]);
     }
 
     /// The attacker to move: a win if some threat wins against every reply.
@@ -578,7 +584,7 @@ impl ThreatSearch {
             return R::Unknown;
         }
         let hash = self.hash;
-        self.hash ^= stone_key(d, self.rules.move_at(reply as usize));
+        self.hash ^= stone_key(d, self.moves[reply as usize]);
         let entry = self.probe(a);
         self.hash = hash;
         match entry {
