@@ -57,9 +57,10 @@ impl Opening {
     }
 
     /// [`Opening::parse_offsets`] on `board`'s game, playing the stones on
-    /// `board` (emptied first) to check them: a book of 40,000 openings
-    /// parsed with one board instead of one each took a third of the
-    /// instructions (the board's allocations were most of a line's cost).
+    /// `board` (emptied first) to check them: a book's lines share one
+    /// board, and a shipped book of 40,000 openings took 11% fewer
+    /// instructions than with a board (two allocations) for each line.
+    /// Most of the rest is the checks (each stone played, the win test).
     fn parse_offsets_on(line: &str, board: &mut Board) -> Result<Opening, String> {
         let rules = *board.rules();
         board.reset();
