@@ -263,7 +263,8 @@ impl Classifier {
     }
 
     /// Empty positions of the window.
-    fn empties(&self, view: u128) -> impl Iterator<Item = usize> + '_ {
+    fn empties(&self, view: u128) -> impl Iterator<Item = usize> + use<> {
+        // Not borrowing `self`: the memo is written while they are walked.
         (0..2 * self.r).filter(move |&p| Self::digit(view, p) == 0)
     }
 
@@ -304,10 +305,7 @@ impl Classifier {
             }
         }
         let mut best = 0;
-        for p in 0..2 * self.r {
-            if Self::digit(view, p) != 0 {
-                continue;
-            }
+        for p in self.empties(view) {
             best = best.max(self.win_cells_of(view | (1 << (2 * p))));
             if best == 2 {
                 break;
@@ -360,7 +358,7 @@ impl Classifier {
         // without classifying them in full (which would recurse through
         // every subset of the window for large k).
         let mut closed = false;
-        for p in (0..2 * self.r).filter(|&p| Self::digit(view, p) == 0) {
+        for p in self.empties(view) {
             match self.best_win_cells_after_one(view | (1 << (2 * p))) {
                 2 => return Shape::OpenIn3,
                 1 => closed = true,
