@@ -57,8 +57,10 @@
 //! only next to stones that could win; the child's table slot is
 //! prefetched while the evaluator plays the move; a move whose child is a
 //! leaf is not played at all, its leaf read off the evaluator's lines
-//! (`Search::leaf_score`: a fifth fewer instructions a search); nothing
-//! is allocated per node or per move.
+//! (`Search::leaf_score`: a fifth fewer instructions a search); a node
+//! the static null move cuts off reads no cell score, so its move is
+//! played and taken back unscored; nothing is allocated per node or per
+//! move.
 //! None of it changes which nodes are searched: unit tests compare the
 //! candidates and winning cells with plain scans, and `mnk bench`'s
 //! signature pins the node count.
@@ -434,8 +436,8 @@ impl Search {
     /// The cell scores are not updated here: only a node that picks its
     /// moves by them needs them, and it brings them up to date then
     /// ([`Search::node_moves`]). A child answered by its table entry, by a
-    /// win, or by a forced block never pays for them, and the undo of a
-    /// move never scored restores nothing.
+    /// win, by a forced block or by the static null move never pays for
+    /// them, and the undo of a move never scored restores nothing.
     fn play(&mut self, cell: u16, probed: bool) -> Option<Outcome> {
         let m = self.cell_moves[cell as usize];
         let (color, hash) = (self.board.to_move(), self.board.hash());
@@ -498,20 +500,17 @@ impl Search {
         let mut moves = self.picker.take_moves(ply as usize);
         // A node free of threats takes its first move alone, and the rest
         // only if it goes on: most nodes cut off after their first move.
-        let (forced, defence, mut partial) = match self.pick(mover, &mut moves, ply, Some(tt_move))
-        {
-            (NodeMoves::Search { forced, defence }, partial) => (forced, defence, partial),
-            (NodeMoves::Known(v), _) => {
-                self.picker.moves[ply as usize] = moves;
-                return v;
-            }
-        };
-        if !forced && defence == Defence::Free {
-            if let Some(v) = self.static_null(mover, depth, beta) {
-                self.picker.moves[ply as usize] = moves;
-                return v;
-            }
-        }
+        // The static null move is tried in it, before any cell score is
+        // read.
+        let null = Some((depth, beta));
+        let (forced, defence, mut partial) =
+            match self.pick(mover, &mut moves, ply, Some(tt_move), null) {
+                (NodeMoves::Search { forced, defence }, partial) => (forced, defence, partial),
+                (NodeMoves::Known(v), _) => {
+                    self.picker.moves[ply as usize] = moves;
+                    return v;
+                }
+            };
         if !forced && tt_move != NO_MOVE {
             if let Some(p) = moves.iter().position(|&(_, c)| c == tt_move) {
                 moves[..=p].rotate_right(1);

@@ -106,7 +106,8 @@ pub(super) enum NodeMoves {
         /// What the mover faces otherwise.
         defence: Defence,
     },
-    /// The node's value is known without a search: a loss.
+    /// The node's value is known without a search: a loss, or the beta
+    /// of a static null move.
     Known(f64),
 }
 
@@ -127,7 +128,7 @@ impl Search {
         moves: &mut Vec<(f64, u16)>,
         ply: u32,
     ) -> NodeMoves {
-        self.pick(mover, moves, ply, None).0
+        self.pick(mover, moves, ply, None, None).0
     }
 
     /// Completes the moves of a node that [`Search::pick`] gave
@@ -158,6 +159,14 @@ impl Search {
     /// nodes in depth-8 games), so a full list was mostly wasted: 6.7%
     /// fewer instructions in depth-8 games (frontier nodes without a
     /// table move only, 3.4%; every node without one, 3.7%).
+    ///
+    /// With `null` (the node's depth and beta), a node free of threats
+    /// that the static null move cuts off ([`Search::static_null`]) is
+    /// `Known` as beta before any cell score is read: a third of the nodes
+    /// that picked moves in depth-8 games were such cutoffs, and each paid
+    /// for the catch-up of the scores ([`crate::eval::Evaluator::score_unscored`])
+    /// and for taking it back at the undo: 5.6% fewer instructions in
+    /// depth-8 games, 3.5% in depth-4 ones.
     #[inline(always)]
     pub(super) fn pick(
         &mut self,
@@ -165,6 +174,7 @@ impl Search {
         moves: &mut Vec<(f64, u16)>,
         ply: u32,
         lazy: Option<u16>,
+        null: Option<(u32, f64)>,
     ) -> (NodeMoves, bool) {
         let opp = mover.opponent();
         if self.eval.can_win_now(opp) {
@@ -178,13 +188,19 @@ impl Search {
             };
             return (forced, false);
         }
-        // The first read of the cell scores below this node's move.
-        self.eval.score_unscored();
+        // The threats are read off the lines, not the cell scores.
         let base = self.picker.extra.len();
         let defence = self.defend_only(mover);
         if defence == Defence::Lost {
             return (NodeMoves::Known(-(WIN - (ply + 4) as f64)), false);
         }
+        if defence == Defence::Free {
+            if let Some(v) = null.and_then(|(depth, beta)| self.static_null(mover, depth, beta)) {
+                return (NodeMoves::Known(v), false);
+            }
+        }
+        // The first read of the cell scores below this node's move.
+        self.eval.score_unscored();
         let free = NodeMoves::Search {
             forced: false,
             defence,
