@@ -57,16 +57,17 @@
 //! only next to stones that could win; the child's table slot is
 //! prefetched while the evaluator plays the move; a move whose child is a
 //! leaf is not played at all, its leaf read off the evaluator's lines
-//! (`Search::leaf_score`: a fifth fewer instructions a search); a node
-//! the static null move cuts off reads no cell score, so its move is
-//! played and taken back unscored; nothing is allocated per node or per
-//! move.
+//! (`Search::leaf_score`: a fifth fewer instructions a search); nor is a
+//! move whose child's table entry answers it, and a child that goes on
+//! is handed its entry (`search/answered.rs`); a node the static null
+//! move cuts off reads no cell score, so its move is played and taken
+//! back unscored; nothing is allocated per node or per move.
 //! None of it changes which nodes are searched: unit tests compare the
 //! candidates and winning cells with plain scans, and `mnk bench`'s
 //! signature pins the node count.
 
 use super::tt::{
-    available_memory, check_tables, from_tt, table_bytes, to_tt, Bound, Table, TableError,
+    available_memory, check_tables, from_tt, table_bytes, to_tt, Bound, Entry, Table, TableError,
     CHECKED_TABLE_BYTES, MATE_BOUND, NO_MOVE, UNPROVEN_BOUND, UNPROVEN_SHIFT,
 };
 use super::{Player, PlayerError, Rng};
@@ -79,6 +80,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod answered;
 mod candidates;
 mod params;
 mod picker;
@@ -88,6 +90,7 @@ mod root;
 #[cfg(test)]
 mod tests;
 
+use answered::Child;
 use params::{
     STATIC_NULL_DEPTH, STATIC_NULL_MARGIN, THREAT_EXTENSION_DEPTH, THREAT_EXTENSION_PLIES,
 };
@@ -439,11 +442,23 @@ impl Search {
     /// win, by a forced block or by the static null move never pays for
     /// them, and the undo of a move never scored restores nothing.
     fn play(&mut self, cell: u16, probed: bool) -> Option<Outcome> {
+        self.play_known(cell, self.wins_at(cell), probed)
+    }
+
+    /// Whether `cell` completes k for the side to move: read off the
+    /// evaluator's shapes at the cell (unchanged by a stone on the cell
+    /// itself), not scanned.
+    #[inline]
+    fn wins_at(&self, cell: u16) -> bool {
+        let color = self.board.to_move();
+        self.eval.lines().wins_at_cell(cell as usize, color)
+    }
+
+    /// [`Search::play`] of a move whose win, `wins`, is known.
+    #[inline]
+    fn play_known(&mut self, cell: u16, wins: bool, probed: bool) -> Option<Outcome> {
         let m = self.cell_moves[cell as usize];
         let (color, hash) = (self.board.to_move(), self.board.hash());
-        // Whether it wins is read off the evaluator's shapes at the cell
-        // (unchanged by a stone on the cell itself), not scanned.
-        let wins = self.eval.lines().wins_at_cell(cell as usize, color);
         let o = self.board.play_known(m, wins);
         if probed {
             // The child probes its table slot first thing; fetch it while
@@ -479,13 +494,28 @@ impl Search {
 
     fn negamax(&mut self, depth: u32, alpha: f64, beta: f64, ply: u32) -> f64 {
         self.nodes += 1;
-        let mover = self.board.to_move();
         if let Some(v) = self.static_value(depth, ply) {
             return v;
         }
         let key = self.board.hash();
+        let entry = self.tt.probe(key);
+        self.probed(depth, alpha, beta, ply, key, entry)
+    }
+
+    /// [`Search::negamax`] past its static value, of the node whose hash
+    /// is `key` and whose table entry is `entry`.
+    fn probed(
+        &mut self,
+        depth: u32,
+        alpha: f64,
+        beta: f64,
+        ply: u32,
+        key: u64,
+        entry: Option<Entry>,
+    ) -> f64 {
+        let mover = self.board.to_move();
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.probe(key) {
+        if let Some(e) = entry {
             tt_move = e.best;
             if e.depth as u32 >= depth {
                 let s = from_tt(e.score, ply);
@@ -694,7 +724,25 @@ impl Search {
                 return self.refute_leaf(cell, score, alpha, ply);
             }
         }
-        let score = match self.play(cell, depth > 1) {
+        let wins = self.wins_at(cell);
+        if depth > 1 && !wins {
+            match self.answered(cell, depth, alpha, beta, ply) {
+                Child::Answered(score) => return score,
+                Child::Probed(key, entry) => {
+                    // Neither a win nor a draw; the slot is fetched.
+                    let outcome = self.play_known(cell, false, false);
+                    debug_assert!(outcome.is_none());
+                    debug_assert_eq!(key, self.board.hash());
+                    debug_assert!(!self.eval.can_win_now(self.board.to_move()));
+                    self.nodes += 1;
+                    let score = -self.probed(depth - 1, -beta, -alpha, ply + 1, key, entry);
+                    self.undo();
+                    return score;
+                }
+                Child::Unknown => {}
+            }
+        }
+        let score = match self.play_known(cell, wins, depth > 1) {
             Some(Outcome::Win(_)) => WIN - (ply + 1) as f64,
             Some(Outcome::Draw) => 0.0,
             None => -self.negamax(depth - 1, -beta, -alpha, ply + 1),
