@@ -360,15 +360,26 @@ impl ThreatSearch {
     }
 
     fn key(&self, attacker: Color) -> u64 {
+        self.key_at(self.hash, attacker)
+    }
+
+    /// The table key of the position of board hash `hash`.
+    #[inline]
+    fn key_at(&self, hash: u64, attacker: Color) -> u64 {
         const SALT: [[u64; 2]; 2] = [
             [0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344],
             [0xA409_3822_299F_31D0, 0x082E_FA98_EC4E_6C89],
         ];
-        self.hash ^ self.era ^ SALT[self.mode as usize][attacker.index()]
+        hash ^ self.era ^ SALT[self.mode as usize][attacker.index()]
     }
 
     fn probe(&self, attacker: Color) -> Option<Entry> {
-        let key = self.key(attacker);
+        self.probe_at(self.key(attacker))
+    }
+
+    /// The table's entry under `key`, if any.
+    #[inline]
+    fn probe_at(&self, key: u64) -> Option<Entry> {
         let e = self.table[key as usize & (self.table.len() - 1)];
         (e.result != EMPTY && e.key == key).then_some(e)
     }
@@ -444,9 +455,15 @@ impl ThreatSearch {
         let mut best = 0;
         for i in base..end {
             let m = self.stack[i];
-            self.play(eval, m, a);
-            let r = self.defend(eval, a, ply + 1, next);
-            self.undo(eval, m, a);
+            let r = match self.four_unplayed(eval, a, m, next) {
+                Some(r) => r,
+                None => {
+                    self.play(eval, m, a);
+                    let r = self.defend(eval, a, ply + 1, next);
+                    self.undo(eval, m, a);
+                    r
+                }
+            };
             match r {
                 R::Win(p) => {
                     result = R::Win(p + 1);
@@ -544,6 +561,65 @@ impl ThreatSearch {
         for m in &mut self.stack[base..] {
             *m &= 0x0FFF;
         }
+    }
+
+    /// [`ThreatSearch::defend`]'s result after the attacker's move `m`,
+    /// when it follows without playing `m` (else `None`): `m` makes an
+    /// open or a double four (two completion cells: a win in two), or it
+    /// makes one four and the table answers for the position after it and
+    /// its forced block, which `attack` would read first thing after
+    /// counting its node (the attacker then has no cell completing k: a
+    /// block fills its only one, and a defender's stone makes none). The
+    /// defender cannot win at once after `m` in either case: `attack` tries
+    /// only the block where it could before, and a stone never gives the
+    /// opponent a threat. At `depth` 0 the table is all the reply's value
+    /// ([`ThreatSearch::reply_value`]). Results, node counts and the table
+    /// are exactly those of playing `m` and the block, without either.
+    #[inline]
+    fn four_unplayed(&mut self, eval: &mut Evaluator, a: Color, m: u16, depth: u32) -> Option<R> {
+        let lines = eval.lines();
+        let mk = makes(lines, m as usize, a);
+        if mk.fours == 0 {
+            return None;
+        }
+        if mk.wins_in_two() {
+            #[cfg(debug_assertions)]
+            self.check_four(eval, a, m, usize::MAX);
+            return Some(R::Win(2));
+        }
+        let c = lines.four_completion(m as usize, a)?;
+        let d = a.opponent();
+        #[cfg(debug_assertions)]
+        self.check_four(eval, a, m, c);
+        let after = self.hash ^ stone_key(a, self.moves[m as usize]) ^ stone_key(d, self.moves[c]);
+        let known = match self.probe_at(self.key_at(after, a)) {
+            Some(e) if e.result == WIN => R::Win(e.plies as u32 + 1),
+            Some(e) if e.depth as u32 >= depth => R::NoWin,
+            _ if depth == 0 => R::NoWin,
+            _ => return None,
+        };
+        self.nodes += 1;
+        if self.aborted || self.nodes > self.budget || self.past_deadline() {
+            self.aborted = true;
+            return Some(R::Unknown);
+        }
+        Some(known)
+    }
+
+    /// Checks what [`ThreatSearch::four_unplayed`] reads by playing `m`:
+    /// the defender cannot win at once, and `c` is the attacker's one
+    /// completion cell (`usize::MAX`: it has two or more).
+    #[cfg(debug_assertions)]
+    fn check_four(&mut self, eval: &mut Evaluator, a: Color, m: u16, c: usize) {
+        self.play(eval, m, a);
+        assert!(!eval.lines().can_win_now(a.opponent()));
+        win_cells(eval.lines(), a, &mut self.wins, 2);
+        if c == usize::MAX {
+            assert_eq!(self.wins.len(), 2);
+        } else {
+            assert_eq!(self.wins, [c as u16]);
+        }
+        self.undo(eval, m, a);
     }
 
     /// [`ThreatSearch::attack`]'s result after the defender's `reply`.

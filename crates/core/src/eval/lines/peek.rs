@@ -4,7 +4,7 @@
 
 use super::{can_win, recount_stone, shape_for, Cell, ComboCounts, Lines, ShapeCounts};
 use crate::eval::combo::{combo_at, levels, Combo, LEVELS};
-use crate::eval::shape::{LineClassifier, PairIndex};
+use crate::eval::shape::{pair_shape, LineClassifier, PairIndex, Shape};
 use crate::eval::threat_cells::Threat;
 use crate::game::{self, Color};
 
@@ -191,6 +191,63 @@ impl Lines {
             }
         });
         threes > 0 && fours == 0
+    }
+
+    /// The one cell that completes k after a `color` stone on the empty
+    /// `cell`, where that stone makes one four and no more (a closed
+    /// (k−1) in one direction, [`Shape::ClosedIn1`], and no (k−1) in
+    /// another): read off the line codes without playing it, for the
+    /// threat search to look up the position after the four and its
+    /// forced block. `None` where the lines cannot say (codes classified
+    /// by a memoising classifier): play the stone instead.
+    ///
+    /// The completion cell is an empty field of `cell`'s code in the
+    /// four's direction (the win runs through both), the one whose pair
+    /// there, reclassified with the stone, shows a win: one lookup each.
+    /// No other direction has one: a win through `cell` and an empty cell
+    /// of another line would make the stone a (k−1) there too.
+    #[inline]
+    pub(crate) fn four_completion(&self, cell: usize, color: Color) -> Option<usize> {
+        let LineClassifier::Dense(table) = &self.classifier else {
+            return None;
+        };
+        if !self.high.is_empty() {
+            return None;
+        }
+        let geo = &*self.geo;
+        let me = &self.cells[cell];
+        debug_assert!(me.state.is_empty(), "a four on an occupied cell");
+        let closed = |p: PairIndex| pair_shape(p, color.index()) == Shape::ClosedIn1 as u8;
+        let d = me.pairs.iter().position(|&p| closed(p))?;
+        let flip = game::Cell::from(color) as u64;
+        let top = 2 * (2 * geo.radius - 1);
+        let code = me.codes[d];
+        // Empty fields are 00 (stones 01 or 10, off the board 11); the
+        // code's 2r fields are its low 4r bits.
+        let mask = (1u64 << (4 * geo.radius)) - 1;
+        let mut empty = !(code | code >> 1) & 0x5555_5555_5555_5555 & mask;
+        let mut found = None;
+        while empty != 0 {
+            let bit = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            let q = cell.wrapping_add_signed(geo.fields[d][bit / 2]);
+            debug_assert!(q < self.cells.len());
+            // SAFETY: an empty field is on the board, so `q` is a cell of
+            // it, and a flat table has an entry for every code of 2r
+            // fields (as in `for_each_touched_stone`).
+            let new = unsafe {
+                let c = self.cells.get_unchecked(q);
+                *table.get_unchecked((c.codes[d] ^ (flip << (top - bit))) as usize)
+            };
+            if pair_shape(new, color.index()) == Shape::Win as u8 {
+                debug_assert!(found.is_none(), "a closed four with two completions");
+                found = Some(q);
+                if !cfg!(debug_assertions) {
+                    break;
+                }
+            }
+        }
+        found
     }
 
     /// Calls `f(cell, old, new)` for each stone that a `color` stone on
