@@ -4,7 +4,7 @@
 
 use super::{can_win, recount_stone, shape_for, Cell, ComboCounts, Lines, ShapeCounts};
 use crate::eval::combo::{combo_at, levels, Combo, LEVELS};
-use crate::eval::shape::{pair_shape, LineClassifier, PairIndex, Shape};
+use crate::eval::shape::{pair_shape, position, LineClassifier, PairIndex, Shape};
 use crate::eval::threat_cells::Threat;
 use crate::game::{self, Color};
 
@@ -248,6 +248,36 @@ impl Lines {
             }
         }
         found
+    }
+
+    /// Whether a `color` stone `i` steps along direction `d` (the order
+    /// of [`crate::eval::geometry::DIRS`]) from the empty `cell`, where
+    /// the opponent makes a four now, would leave it making none
+    /// ([`Threat::Four`]): one lookup of the cell's code with the stone.
+    /// False where it would not, where the stone's cell is off `cell`'s
+    /// window, and where the lines cannot say (as for a peek).
+    #[inline]
+    pub(crate) fn stone_blocks_four(&self, cell: usize, d: usize, i: i32, color: Color) -> bool {
+        let LineClassifier::Dense(table) = &self.classifier else {
+            return false;
+        };
+        let r = self.geo.radius;
+        if !self.track_counts || !self.high.is_empty() || i == 0 || i.unsigned_abs() as usize > r {
+            return false;
+        }
+        let c = &self.cells[cell];
+        let shift = 2 * position(i, r);
+        debug_assert!(c.codes[d] >> shift & 3 == 0, "a stone on an occupied cell");
+        let code = c.codes[d] ^ ((game::Cell::from(color) as u64) << shift);
+        debug_assert!((code as usize) < table.len());
+        // SAFETY: a flat table has an entry for every code of 2r fields,
+        // and `cell` is a cell of this board (indexed above).
+        unsafe {
+            let new = *table.get_unchecked(code as usize);
+            self.threats
+                .change_in(cell, (c.pairs[d], new), color.opponent(), Threat::Four)
+                < 0
+        }
     }
 
     /// Calls `f(cell, old, new)` for each stone that a `color` stone on
