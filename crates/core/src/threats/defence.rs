@@ -100,7 +100,7 @@ pub(crate) fn win_cells(lines: &Lines, color: Color, out: &mut Vec<u16>, max: us
 }
 
 /// The four line directions as (dx, dy), in the order of a cell's shapes.
-const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+pub(super) const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 /// Scratch space for [`Defences::replies`], sized for one board.
 #[derive(Clone, Debug)]

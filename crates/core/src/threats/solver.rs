@@ -1,8 +1,9 @@
 //! The threat search itself: an AND/OR search over the attacker's threats
 //! and every reply that can hold, with a table of solved positions.
 
-use super::defence::{is_empty, makes, may_make_fours, win_cells, Defences};
-use crate::eval::{Evaluator, Lines, Threat};
+use super::defence::{is_empty, makes, may_make_fours, win_cells, Defences, DIRS};
+use crate::eval::shape::{pair_shape, radius};
+use crate::eval::{Evaluator, Lines, Shape, Threat};
 use crate::game::{stone_key, Color, Move, Rules};
 use std::fmt;
 use std::str::FromStr;
@@ -104,6 +105,8 @@ const UNLIMITED: u32 = u8::MAX as u32;
 #[derive(Clone, Debug)]
 pub struct ThreatSearch {
     rules: Rules,
+    /// The line windows' radius.
+    radius: usize,
     /// The move at each cell: a play and an undo each need one (for the
     /// evaluator and the stone's key), and a cell's coordinates took a
     /// division.
@@ -140,6 +143,7 @@ impl ThreatSearch {
     pub fn new(rules: Rules, bits: u32) -> ThreatSearch {
         ThreatSearch {
             rules,
+            radius: radius(rules.k, rules.rule),
             moves: (0..rules.cells()).map(|c| rules.move_at(c)).collect(),
             table: vec![Entry::default(); 1 << bits.clamp(4, 26)],
             defences: Defences::new(rules),
@@ -578,8 +582,11 @@ impl ThreatSearch {
     /// defender cannot win at once after `m` in either case: `attack` tries
     /// only the block where it could before, and a stone never gives the
     /// opponent a threat. At `depth` 0 the table is all the reply's value
-    /// ([`ThreatSearch::reply_value`]). Results, node counts and the table
-    /// are exactly those of playing `m` and the block, without either.
+    /// ([`ThreatSearch::reply_value`]). Where the table has no answer, a
+    /// VCF's pair after which the attacker has no move
+    /// ([`ThreatSearch::pair_ends`]) is stored as the no-win `attack`
+    /// would store. Results, node counts and the table are exactly those
+    /// of playing `m` and the block, without either.
     #[inline]
     fn four_unplayed(&mut self, eval: &mut Evaluator, a: Color, m: u16, depth: u32) -> Option<R> {
         let lines = eval.lines();
@@ -597,10 +604,26 @@ impl ThreatSearch {
         #[cfg(debug_assertions)]
         self.check_four(eval, a, m, c);
         let after = self.hash ^ stone_key(a, self.moves[m as usize]) ^ stone_key(d, self.moves[c]);
+        let mut ends = false;
         let known = match self.probe_at(self.key_at(after, a)) {
             Some(e) if e.result == WIN => R::Win(e.plies as u32 + 1),
             Some(e) if e.depth as u32 >= depth => R::NoWin,
             _ if depth == 0 => R::NoWin,
+            _ if self.mode == Mode::Vcf && self.pair_ends(eval.lines(), a, m, c) => {
+                #[cfg(debug_assertions)]
+                {
+                    self.play(eval, m, a);
+                    self.play(eval, c as u16, d);
+                    let lines = eval.lines();
+                    assert!(!lines.can_win_now(a) && !lines.can_win_now(d));
+                    assert!(!lines.has_threat_cell(a, Threat::Four));
+                    self.undo(eval, c as u16, d);
+                    self.undo(eval, m, a);
+                }
+                // `attack` would find no move, and store a no-win.
+                ends = true;
+                R::NoWin
+            }
             _ => return None,
         };
         self.nodes += 1;
@@ -608,7 +631,85 @@ impl ThreatSearch {
             self.aborted = true;
             return Some(R::Unknown);
         }
+        if ends {
+            let hash = std::mem::replace(&mut self.hash, after);
+            self.store_no_win(a, depth);
+            self.hash = hash;
+        }
         Some(known)
+    }
+
+    /// Whether the attacker's four `m`, with one completion cell `c`, and
+    /// the defender's block on `c` leave the attacker no four to make and
+    /// the defender no cell completing k: `attack` after them would find
+    /// no move ([`ThreatSearch::block_ends`] after the four is played).
+    /// Read before either stone: the block gives the defender a completion
+    /// cell only where it makes a four now (the four only takes fours
+    /// away); the four gives the attacker a new four off its own line
+    /// only in a direction where it makes a (k−2) or more, so there may be
+    /// none; and each four the attacker has now, and each empty cell of
+    /// the four's line in its window, must make none with both stones.
+    fn pair_ends(&self, lines: &Lines, a: Color, m: u16, c: usize) -> bool {
+        let d = a.opponent();
+        if makes(lines, c, d).fours > 0 {
+            return false;
+        }
+        let (pairs, _) = lines.cell(m as usize);
+        let mut dir = 4;
+        for (k, &p) in pairs.iter().enumerate() {
+            let s = pair_shape(p, a.index());
+            if s == Shape::ClosedIn1 as u8 {
+                dir = k;
+            } else if s != Shape::None as u8 && s < Shape::OpenIn3 as u8 {
+                return false;
+            }
+        }
+        if dir == 4 {
+            return false;
+        }
+        let (m, at) = (m as usize, [self.moves[m as usize], self.moves[c]]);
+        // The direction and steps from a cell to `m` and to `c`, as the
+        // stones they are (direction 0 and 0 steps: not on a line).
+        let stones = |q: usize| {
+            let from = self.moves[q];
+            let [sm, sc] = at.map(|to| {
+                let (dx, dy) = (
+                    i32::from(to.x) - i32::from(from.x),
+                    i32::from(to.y) - i32::from(from.y),
+                );
+                if dy == 0 {
+                    (0, dx)
+                } else if dx == 0 {
+                    (1, dy)
+                } else if dx == dy {
+                    (2, dx)
+                } else if dx == -dy {
+                    (3, dx)
+                } else {
+                    (0, 0)
+                }
+            });
+            [(sm.0, sm.1, a), (sc.0, sc.1, d)]
+        };
+        let four_after = |q: usize| lines.four_with(q, a, stones(q)) != Some(false);
+        if lines
+            .threat_cells(a, Threat::Four)
+            .any(|q| q != m && q != c && four_after(q))
+        {
+            return false;
+        }
+        let (dx, dy) = DIRS[dir];
+        let r = self.radius as i32;
+        let (w, h) = (self.rules.width as i32, self.rules.height as i32);
+        let (x, y) = (i32::from(at[0].x), i32::from(at[0].y));
+        !(-r..=r).any(|t| {
+            let (px, py) = (x + t * dx, y + t * dy);
+            if t == 0 || px < 0 || py < 0 || px >= w || py >= h {
+                return false;
+            }
+            let p = (py * w + px) as usize;
+            p != c && is_empty(lines, p) && four_after(p)
+        })
     }
 
     /// Checks what [`ThreatSearch::four_unplayed`] reads by playing `m`:

@@ -5,7 +5,7 @@
 use super::{can_win, recount_stone, shape_for, Cell, ComboCounts, Lines, ShapeCounts};
 use crate::eval::combo::{combo_at, levels, Combo, LEVELS};
 use crate::eval::shape::{pair_shape, position, LineClassifier, PairIndex, Shape};
-use crate::eval::threat_cells::Threat;
+use crate::eval::threat_cells::{is_threat, Threat, COUNTS};
 use crate::game::{self, Color};
 
 /// What a stone on an empty cell would leave, read off the lines without
@@ -278,6 +278,47 @@ impl Lines {
                 .change_in(cell, (c.pairs[d], new), color.opponent(), Threat::Four)
                 < 0
         }
+    }
+
+    /// Whether the empty `cell` would make a four for `color`
+    /// ([`Threat::Four`]) with `stones` added, each `(d, i, stone)` a
+    /// stone of colour `stone` `i` steps from `cell` along direction `d`
+    /// (the order of [`crate::eval::geometry::DIRS`]; one off the window
+    /// changes nothing, two in one direction share its code). `None`
+    /// where the lines cannot say (as for a peek).
+    #[inline]
+    pub(crate) fn four_with(
+        &self,
+        cell: usize,
+        color: Color,
+        stones: [(usize, i32, Color); 2],
+    ) -> Option<bool> {
+        let LineClassifier::Dense(table) = &self.classifier else {
+            return None;
+        };
+        if !self.track_counts || !self.high.is_empty() {
+            return None;
+        }
+        let r = self.geo.radius;
+        let c = &self.cells[cell];
+        let mut codes = c.codes;
+        for (d, i, stone) in stones {
+            if i != 0 && i.unsigned_abs() as usize <= r {
+                let shift = 2 * position(i, r);
+                debug_assert!(codes[d] >> shift & 3 == 0, "a stone on an occupied cell");
+                codes[d] ^= (game::Cell::from(stone) as u64) << shift;
+            }
+        }
+        let counts = &COUNTS[color.index()];
+        let mut sum = (self.threats.sums(true)[cell] >> (16 * color.index())) as u16;
+        for d in (0..4).filter(|&d| codes[d] != c.codes[d]) {
+            let new = table[codes[d] as usize];
+            // Each pair's counts were added to the sum: no borrow.
+            sum = sum
+                .wrapping_sub(counts[c.pairs[d] as usize])
+                .wrapping_add(counts[new as usize]);
+        }
+        Some(is_threat(sum, Threat::Four))
     }
 
     /// Calls `f(cell, old, new)` for each stone that a `color` stone on
