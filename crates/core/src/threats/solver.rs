@@ -672,23 +672,7 @@ impl ThreatSearch {
         // stones they are (direction 0 and 0 steps: not on a line).
         let stones = |q: usize| {
             let from = self.moves[q];
-            let [sm, sc] = at.map(|to| {
-                let (dx, dy) = (
-                    i32::from(to.x) - i32::from(from.x),
-                    i32::from(to.y) - i32::from(from.y),
-                );
-                if dy == 0 {
-                    (0, dx)
-                } else if dx == 0 {
-                    (1, dy)
-                } else if dx == dy {
-                    (2, dx)
-                } else if dx == -dy {
-                    (3, dx)
-                } else {
-                    (0, 0)
-                }
-            });
+            let [sm, sc] = at.map(|to| line_step(from, to).unwrap_or((0, 0)));
             [(sm.0, sm.1, a), (sc.0, sc.1, d)]
         };
         let four_after = |q: usize| lines.four_with(q, a, stones(q)) != Some(false);
@@ -746,24 +730,11 @@ impl ThreatSearch {
             if q == block as usize {
                 return true;
             }
-            let m = self.moves[q];
-            let (dx, dy) = (
-                i32::from(at.x) - i32::from(m.x),
-                i32::from(at.y) - i32::from(m.y),
-            );
             // The direction and steps from `q` to the block.
-            let (dir, i) = if dy == 0 {
-                (0, dx)
-            } else if dx == 0 {
-                (1, dy)
-            } else if dx == dy {
-                (2, dx)
-            } else if dx == -dy {
-                (3, dx)
-            } else {
-                return false;
-            };
-            lines.stone_blocks_four(q, dir, i, d)
+            match line_step(self.moves[q], at) {
+                Some((dir, i)) => lines.stone_blocks_four(q, dir, i, d),
+                None => false,
+            }
         })
     }
 
@@ -889,5 +860,27 @@ impl ThreatSearch {
         };
         self.stack.truncate(base);
         result
+    }
+}
+
+/// The direction (the order of [`DIRS`]) and the signed steps along it
+/// from `from` to `to`, where the two share a line; `None` where they
+/// do not.
+#[inline]
+fn line_step(from: Move, to: Move) -> Option<(usize, i32)> {
+    let (dx, dy) = (
+        i32::from(to.x) - i32::from(from.x),
+        i32::from(to.y) - i32::from(from.y),
+    );
+    if dy == 0 {
+        Some((0, dx))
+    } else if dx == 0 {
+        Some((1, dy))
+    } else if dx == dy {
+        Some((2, dx))
+    } else if dx == -dy {
+        Some((3, dx))
+    } else {
+        None
     }
 }
