@@ -712,7 +712,8 @@ impl Search {
     /// 508, load 3–4, elo1=15, stopped), 3 of its games lost after a `likely
     /// win` claim against none; both together, −31.4 ± 38.6 over 100 (seed
     /// 507, load 3–5, H0). At 100 ms no width schedule measured better than
-    /// the fixed width. A threat extension (a node of depth 1 facing a threat
+    /// the fixed width; a width of 10 at `3f5b443`'s search, −1.7 ± 21.3
+    /// over 400 (seed 1701, load 1–3). A threat extension (a node of depth 1 facing a threat
     /// to win in two searches its defences a ply deeper): +21.7 ± 24.9 over
     /// 400 (seed 512, load 2–4) and +16.5 ± 16.2 over 800 (seed 513, load
     /// 1–3), both inconclusive, its `likely win` claims followed by a loss in

@@ -20,7 +20,16 @@ pub(super) const DEFENCE_VCT_NODES: u64 = 20_000;
 /// usually ends it first).
 pub(super) const ROOT_VCT_NODES: u64 = 2_000_000;
 
-/// The root VCTs' depth in attacker moves.
+/// The root VCTs' depth in attacker moves (threes; fours do not count).
+///
+/// Measured and left out: 8, which finds the longer wins (a VCT in 19
+/// plies that decided a 300 ms game against `ad7d8df` needs depth 8 and
+/// 125k nodes, out of a move's reach at either depth), +7.5 ± 18.2 Elo
+/// over 600 games at 100 ms (pentanomial [28, 3, 232, 2, 35]; seed 1702,
+/// load 2–4) and −4.3 ± 21.8 over 400 at 300 ms ([21, 2, 157, 1, 19];
+/// seed 1703), both `mnk brains` on the shipped book against depth 6,
+/// `--concurrency 1`, `--sprt elo0=0,elo1=15,model=logistic`
+/// inconclusive.
 pub(super) const ROOT_VCT_DEPTH: u32 = 6;
 
 /// With a soft time limit, no new iteration starts once this share of the
