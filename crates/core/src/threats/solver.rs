@@ -613,11 +613,7 @@ impl ThreatSearch {
                 #[cfg(debug_assertions)]
                 {
                     self.play(eval, m, a);
-                    self.play(eval, c as u16, d);
-                    let lines = eval.lines();
-                    assert!(!lines.can_win_now(a) && !lines.can_win_now(d));
-                    assert!(!lines.has_threat_cell(a, Threat::Four));
-                    self.undo(eval, c as u16, d);
+                    self.check_no_move(eval, a, c as u16);
                     self.undo(eval, m, a);
                 }
                 // `attack` would find no move, and store a no-win.
@@ -712,6 +708,20 @@ impl ThreatSearch {
         self.undo(eval, m, a);
     }
 
+    /// Checks by playing it that the defender's `block` leaves the
+    /// attacker no four to make and neither side a cell completing k:
+    /// what [`ThreatSearch::pair_ends`] and [`ThreatSearch::block_ends`]
+    /// read without playing.
+    #[cfg(debug_assertions)]
+    fn check_no_move(&mut self, eval: &mut Evaluator, a: Color, block: u16) {
+        let d = a.opponent();
+        self.play(eval, block, d);
+        let lines = eval.lines();
+        assert!(!lines.can_win_now(a) && !lines.can_win_now(d));
+        assert!(!lines.has_threat_cell(a, Threat::Four));
+        self.undo(eval, block, d);
+    }
+
     /// Whether the defender's `block` of a four leaves the VCF's attacker
     /// no four to make and the defender no cell completing k (so no threat
     /// to answer): `attack` after it would find no move. A defender's
@@ -782,11 +792,7 @@ impl ThreatSearch {
         }
         #[cfg(debug_assertions)]
         if depth > 0 {
-            self.play(eval, reply, d);
-            let lines = eval.lines();
-            assert!(!lines.can_win_now(a) && !lines.can_win_now(d));
-            assert!(!lines.has_threat_cell(a, Threat::Four));
-            self.undo(eval, reply, d);
+            self.check_no_move(eval, a, reply);
         }
         self.nodes += 1;
         if self.aborted || self.nodes > self.budget || self.past_deadline() {
